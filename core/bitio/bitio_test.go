@@ -1,0 +1,221 @@
+package bitio
+
+import (
+	"encoding/hex"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"testing"
+)
+
+// naiveBit returns bit i of data, MSB first: the reference the fast reader
+// must agree with.
+func naiveBit(data []byte, i uint64) uint64 {
+	return uint64(data[i/8]>>(7-i%8)) & 1
+}
+
+func TestGolombRiceGenesis(t *testing.T) {
+	// BIP158 testnet-19.json, height 0: one element hashed to 769941 with
+	// P = 19 is coded as quotient 1 and remainder 245653: filter 01 9dfca8.
+	const value, p = 769941, 19
+	var w Writer
+	w.WriteUnary(value >> p)
+	w.WriteBits(value, p)
+	if got, want := hex.EncodeToString(w.Bytes()), "9dfca8"; got != want {
+		t.Errorf("Golomb-Rice(769941, P=19) = %s, want %s", got, want)
+	}
+	r := NewReader(w.Bytes())
+	q := r.ReadUnary()
+	rem := r.ReadBits(p)
+	if got := q<<p | rem; got != value || r.Err() != nil {
+		t.Errorf("decode = %d (err %v), want %d", got, r.Err(), value)
+	}
+	if r.Remaining() != 3 {
+		t.Errorf("Remaining() = %d padding bits, want 3", r.Remaining())
+	}
+}
+
+func TestWriterTable(t *testing.T) {
+	type op struct {
+		unary bool
+		v     uint64
+		n     uint
+	}
+	tests := []struct {
+		name string
+		ops  []op
+		want string
+		bits uint64
+	}{
+		{"nothing", nil, "", 0},
+		{"one bit", []op{{v: 1, n: 1}}, "80", 1},
+		{"zero width", []op{{v: 0xff, n: 0}, {v: 1, n: 1}}, "80", 1},
+		{"masks high bits", []op{{v: 0xff, n: 4}}, "f0", 4},
+		{"unary 0", []op{{unary: true, v: 0}}, "00", 1},
+		{"unary 3", []op{{unary: true, v: 3}}, "e0", 4},
+		{"unary 40", []op{{unary: true, v: 40}}, "ffffffffff00", 41},
+		{"64 bits", []op{{v: 0x0123456789abcdef, n: 64}}, "0123456789abcdef", 64},
+		{"straddles", []op{{v: 1, n: 3}, {v: 0xffffffff, n: 32}, {v: 0, n: 5}}, "3fffffffe0", 40},
+	}
+	for _, tt := range tests {
+		var w Writer
+		for _, o := range tt.ops {
+			if o.unary {
+				w.WriteUnary(o.v)
+			} else {
+				w.WriteBits(o.v, o.n)
+			}
+		}
+		if got := hex.EncodeToString(w.Bytes()); got != tt.want || w.Len() != tt.bits {
+			t.Errorf("%s: Bytes() = %s (Len %d), want %s (Len %d)", tt.name, got, w.Len(), tt.want, tt.bits)
+		}
+	}
+}
+
+func TestWriterAppendsAndResets(t *testing.T) {
+	w := NewWriter([]byte{0xaa})
+	w.WriteBits(0x5, 3)
+	if got, want := hex.EncodeToString(w.Bytes()), "aaa0"; got != want {
+		t.Errorf("Bytes() after prefix = %s, want %s", got, want)
+	}
+	w.Reset(nil)
+	w.WriteBits(1, 2)
+	if got, want := hex.EncodeToString(w.Bytes()), "40"; got != want {
+		t.Errorf("Bytes() after Reset = %s, want %s", got, want)
+	}
+}
+
+func TestRoundTripRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		type item struct {
+			unary bool
+			v     uint64
+			n     uint
+		}
+		items := make([]item, r.IntN(300))
+		var w Writer
+		for i := range items {
+			if r.IntN(3) == 0 {
+				items[i] = item{unary: true, v: uint64(r.IntN(100))}
+				w.WriteUnary(items[i].v)
+				continue
+			}
+			n := uint(r.IntN(65))
+			v := r.Uint64() & lowMask(n)
+			items[i] = item{v: v, n: n}
+			w.WriteBits(v, n)
+		}
+		data := w.Bytes()
+		if uint64(len(data)) != (w.Len()+7)/8 {
+			t.Fatalf("trial %d: %d bytes for %d bits", trial, len(data), w.Len())
+		}
+		rd := NewReader(data)
+		for i, it := range items {
+			var got uint64
+			if it.unary {
+				got = rd.ReadUnary()
+			} else {
+				got = rd.ReadBits(it.n)
+			}
+			if got != it.v {
+				t.Fatalf("trial %d item %d: read %d, want %d (err %v)", trial, i, got, it.v, rd.Err())
+			}
+		}
+		if rd.Err() != nil || rd.Remaining() >= 8 || rd.Offset() != w.Len() {
+			t.Fatalf("trial %d: err %v, Remaining %d, Offset %d of %d", trial, rd.Err(), rd.Remaining(), rd.Offset(), w.Len())
+		}
+	}
+}
+
+func TestReaderStickyError(t *testing.T) {
+	r := NewReader([]byte{0xff, 0xff})
+	if got := r.ReadBits(12); got != 0xfff {
+		t.Fatalf("ReadBits(12) = %#x, want 0xfff", got)
+	}
+	if got := r.ReadUnary(); got != 0 || r.Err() == nil {
+		t.Fatalf("ReadUnary() past the end = %d, %v; want 0 and an error", got, r.Err())
+	}
+	if !errors.Is(r.Err(), io.ErrUnexpectedEOF) {
+		t.Errorf("Err() = %v, want io.ErrUnexpectedEOF", r.Err())
+	}
+	first := r.Err()
+	if got := r.ReadBits(1); got != 0 || r.Err() != first {
+		t.Errorf("read after error = %d, %v; want 0 and the first error", got, r.Err())
+	}
+	var zero Reader
+	if zero.ReadBits(1); zero.Err() == nil {
+		t.Errorf("zero Reader: ReadBits(1) gave no error")
+	}
+}
+
+func TestReaderZeroAllocs(t *testing.T) {
+	data := make([]byte, 64)
+	for i := range data {
+		data[i] = byte(i * 37)
+	}
+	var r Reader
+	allocs := testing.AllocsPerRun(100, func() {
+		r.Reset(data)
+		for range 20 {
+			r.ReadUnary()
+			r.ReadBits(19)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("reading allocates %v times, want 0", allocs)
+	}
+}
+
+// FuzzReader drives the reader with a script of reads over arbitrary bytes and
+// checks every result against a bit-by-bit reference.
+func FuzzReader(f *testing.F) {
+	f.Add([]byte{0x9d, 0xfc, 0xa8}, []byte{0xff, 19})
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe}, []byte{0xff, 64, 0xff})
+	f.Add([]byte{}, []byte{1})
+	f.Fuzz(func(t *testing.T, data, script []byte) {
+		r := NewReader(data)
+		var pos uint64
+		total := uint64(len(data)) * 8
+		for _, op := range script {
+			if op == 0xff {
+				got := r.ReadUnary()
+				var want uint64
+				for pos < total && naiveBit(data, pos) == 1 {
+					want++
+					pos++
+				}
+				if pos == total {
+					if r.Err() == nil {
+						t.Fatalf("ReadUnary ran off the end without an error")
+					}
+					return
+				}
+				pos++ // the terminating zero
+				if got != want {
+					t.Fatalf("ReadUnary() = %d, want %d", got, want)
+				}
+				continue
+			}
+			n := uint(op % 65)
+			got := r.ReadBits(n)
+			if pos+uint64(n) > total {
+				if r.Err() == nil {
+					t.Fatalf("ReadBits(%d) at %d of %d bits gave no error", n, pos, total)
+				}
+				return
+			}
+			var want uint64
+			for range n {
+				want = want<<1 | naiveBit(data, pos)
+				pos++
+			}
+			if got != want || r.Err() != nil {
+				t.Fatalf("ReadBits(%d) = %#x, %v; want %#x", n, got, r.Err(), want)
+			}
+			if r.Offset() != pos {
+				t.Fatalf("Offset() = %d, want %d", r.Offset(), pos)
+			}
+		}
+	})
+}

@@ -1,0 +1,100 @@
+package bloom
+
+import (
+	"crypto/sha256"
+	"testing"
+
+	bab "github.com/bits-and-blooms/bloom/v3"
+)
+
+// benchKeys returns 32-byte elements, the size of the hashes and scripts the
+// protocol packages insert.
+func benchKeys(n int) [][]byte {
+	keys := make([][]byte, n)
+	for i := range keys {
+		h := sha256.Sum256(key(uint64(i)))
+		keys[i] = h[:]
+	}
+	return keys
+}
+
+// BenchmarkCompare runs chainsieve's Filter and bits-and-blooms/bloom side by
+// side at equal m and k (100,000 elements at 1 %: m = 958,506, k = 7).
+func BenchmarkCompare(b *testing.B) {
+	const n = 100_000
+	keys := benchKeys(2 * n)
+	ours, _ := New(n, 0.01)
+	theirs := bab.New(uint(ours.M()), uint(ours.K()))
+	for _, k := range keys[:n] {
+		ours.Add(k)
+		theirs.Add(k)
+	}
+	var sink bool
+	b.Run("Add/chainsieve", func(b *testing.B) {
+		b.ReportAllocs()
+		f, _ := NewWithShape(ours.M(), ours.K())
+		for i := 0; b.Loop(); i++ {
+			f.Add(keys[i%n])
+		}
+	})
+	b.Run("Add/bitsandblooms", func(b *testing.B) {
+		b.ReportAllocs()
+		f := bab.New(uint(ours.M()), uint(ours.K()))
+		for i := 0; b.Loop(); i++ {
+			f.Add(keys[i%n])
+		}
+	})
+	// Members: every one of the k probes is made.
+	b.Run("Test/chainsieve", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			sink = sink != ours.Test(keys[i%n])
+		}
+	})
+	b.Run("Test/bitsandblooms", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			sink = sink != theirs.Test(keys[i%n])
+		}
+	})
+	// Non-members: most probes stop at the first or second bit.
+	b.Run("TestMiss/chainsieve", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			sink = sink != ours.Test(keys[n+i%n])
+		}
+	})
+	b.Run("TestMiss/bitsandblooms", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			sink = sink != theirs.Test(keys[n+i%n])
+		}
+	})
+	b.Run("Popcount/chainsieve", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = ours.Stats()
+		}
+	})
+	b.Run("Popcount/bitsandblooms", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = theirs.ApproximatedSize()
+		}
+	})
+	b.Run("Union/chainsieve", func(b *testing.B) {
+		b.ReportAllocs()
+		dst, _ := NewWithShape(ours.M(), ours.K())
+		for b.Loop() {
+			_ = dst.Union(ours)
+		}
+	})
+	b.Run("Union/bitsandblooms", func(b *testing.B) {
+		b.ReportAllocs()
+		dst := bab.New(uint(ours.M()), uint(ours.K()))
+		for b.Loop() {
+			_ = dst.Merge(theirs)
+		}
+	})
+	_ = sink
+}

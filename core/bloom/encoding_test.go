@@ -1,0 +1,85 @@
+package bloom
+
+import (
+	"encoding/hex"
+	"errors"
+	"testing"
+)
+
+func TestEncodingRoundTrip(t *testing.T) {
+	f, _ := NewWithShape(20, 3)
+	f.Add([]byte("a"))
+	f.Add([]byte("b"))
+	b, err := f.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// magic, version 1, m = 20, k = 3, added = 2, then 3 bytes of bits.
+	if got, want := hex.EncodeToString(b[:8]), "435342460114"+"0302"; got != want {
+		t.Errorf("encoding header = %s, want %s", got, want)
+	}
+	if len(b) != 8+3 {
+		t.Errorf("encoding length = %d, want 11", len(b))
+	}
+	var g Filter
+	if err := g.UnmarshalBinary(b); err != nil {
+		t.Fatalf("UnmarshalBinary(%x) error: %v", b, err)
+	}
+	if !g.Equal(f) || g.Added() != 2 || !g.Test([]byte("a")) {
+		t.Errorf("UnmarshalBinary(MarshalBinary(f)) differs from f")
+	}
+}
+
+func TestUnmarshalRejects(t *testing.T) {
+	good, _ := func() ([]byte, error) {
+		f, _ := NewWithShape(20, 3)
+		f.Add([]byte("a"))
+		return f.MarshalBinary()
+	}()
+	tests := []struct {
+		name string
+		data []byte
+	}{
+		{"empty", nil},
+		{"bad magic", append([]byte("XSBF"), good[4:]...)},
+		{"version 2", append(append([]byte("CSBF"), 2), good[5:]...)},
+		{"truncated header", good[:6]},
+		{"truncated bits", good[:len(good)-1]},
+		{"trailing byte", append(append([]byte{}, good...), 0)},
+		{"bit beyond m", append(append([]byte{}, good[:len(good)-1]...), good[len(good)-1]|0x80)},
+		{"k = 0", []byte{'C', 'S', 'B', 'F', 1, 8, 0, 0, 0}},
+		{"m = 0", []byte{'C', 'S', 'B', 'F', 1, 0, 1, 0}},
+		{"huge m", []byte{'C', 'S', 'B', 'F', 1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 1, 0}},
+		{"k too big", []byte{'C', 'S', 'B', 'F', 1, 8, 101, 0, 0}},
+	}
+	for _, tt := range tests {
+		var f Filter
+		err := f.UnmarshalBinary(tt.data)
+		if !errors.Is(err, ErrCorrupt) {
+			t.Errorf("UnmarshalBinary(%s = %x) = %v, want ErrCorrupt", tt.name, tt.data, err)
+		}
+	}
+}
+
+func FuzzUnmarshalBinary(f *testing.F) {
+	seed, _ := NewWithShape(70, 4)
+	seed.Add([]byte("seed"))
+	b, _ := seed.MarshalBinary()
+	f.Add(b)
+	f.Add([]byte("CSBF\x01\x08\x01\x00\xff"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var g Filter
+		if err := g.UnmarshalBinary(data); err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("UnmarshalBinary error %v does not wrap ErrCorrupt", err)
+			}
+			return
+		}
+		again, err := g.MarshalBinary()
+		if err != nil || string(again) != string(data) {
+			t.Fatalf("accepted encoding is not canonical: %x re-encodes as %x", data, again)
+		}
+		g.Test(data)
+	})
+}
