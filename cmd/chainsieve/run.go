@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// env is what a command may touch: its streams. Commands read no globals.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// command is one "chainsieve <group> <name>" entry.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, e *env, args []string) int
+}
+
+// group is one "chainsieve <group>" entry.
+type group struct {
+	name     string
+	summary  string
+	commands []command
+}
+
+// groups lists every command; each lives in a file of its own.
+func groups() []group {
+	return []group{
+		{name: "vectors", summary: "check published test vectors", commands: []command{
+			{name: "verify", summary: "check vector files with chainsieve's own code", run: vectorsVerify},
+		}},
+	}
+}
+
+// run is the whole CLI: it parses args and dispatches, writing only to the
+// given streams, and returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	if isHelp(args[0]) {
+		usage(stdout)
+		return exitOK
+	}
+	g, ok := findGroup(args[0])
+	if !ok {
+		fmt.Fprintf(stderr, "chainsieve: unknown group %q (run 'chainsieve -h')\n", args[0])
+		return exitUsage
+	}
+	if len(args) == 1 || isHelp(args[1]) {
+		w, code := stderr, exitUsage
+		if len(args) > 1 {
+			w, code = stdout, exitOK
+		}
+		groupUsage(w, g)
+		return code
+	}
+	for _, c := range g.commands {
+		if c.name == args[1] {
+			return c.run(ctx, e, args[2:])
+		}
+	}
+	fmt.Fprintf(stderr, "chainsieve: unknown command %q in group %q (run 'chainsieve %s -h')\n", args[1], g.name, g.name)
+	return exitUsage
+}
+
+func isHelp(a string) bool { return a == "-h" || a == "--help" || a == "help" }
+
+func findGroup(name string) (group, bool) {
+	for _, g := range groups() {
+		if g.name == name {
+			return g, true
+		}
+	}
+	return group{}, false
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: chainsieve <group> <command> [flags] [args]")
+	fmt.Fprintln(w, "\ngroups:")
+	for _, g := range groups() {
+		fmt.Fprintf(w, "  %-10s %s\n", g.name, g.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'chainsieve <group> -h' for its commands.")
+}
+
+func groupUsage(w io.Writer, g group) {
+	fmt.Fprintf(w, "usage: chainsieve %s <command> [flags] [args]\n\ncommands:\n", g.name)
+	for _, c := range g.commands {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun 'chainsieve %s <command> -h' for its flags.\n", g.name)
+}
+
+// newFlags returns a flag set that reports to stderr and prints synopsis and
+// the flag list for -h.
+func newFlags(e *env, name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: chainsieve %s %s\n", name, synopsis)
+		if hasFlags(fs) {
+			fmt.Fprintln(fs.Output(), "\nflags:")
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+// parseFlags parses flags that may come before, between or after the
+// positional arguments ("--" ends flag parsing) and returns the positionals.
+// ok is false when the command should exit with code: 0 after -h (usage on
+// stdout), 2 after a bad flag (the flag package has reported it).
+func parseFlags(e *env, fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(e.stdout)
+			fs.Usage()
+			return nil, exitOK, false
+		}
+		if err != nil {
+			return nil, exitUsage, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, 0, true
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), 0, true
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// usageError prints a message naming the command and returns exitUsage.
+func usageError(e *env, cmd, format string, args ...any) int {
+	fmt.Fprintf(e.stderr, "chainsieve %s: %s\n", cmd, fmt.Sprintf(format, args...))
+	return exitUsage
+}
+
+// indent is used when a multi-line detail is printed in a table cell.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
