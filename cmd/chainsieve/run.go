@@ -42,6 +42,9 @@ func groups() []group {
 		{name: "vectors", summary: "check published test vectors", commands: []command{
 			{name: "verify", summary: "check vector files with chainsieve's own code", run: vectorsVerify},
 		}},
+		{name: "bench", summary: "read benchmark results", commands: []command{
+			{name: "compare", summary: "tabulate chainsieve against btcd/geth from go test -bench output", run: benchCompare},
+		}},
 	}
 }
 
@@ -161,5 +164,5 @@ func usageError(e *env, cmd, format string, args ...any) int {
 	return exitUsage
 }
 
-// indent is used when a multi-line detail is printed in a table cell.
+// oneLine folds a multi-line detail into one table cell.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -73,9 +73,9 @@ func BenchmarkLayout(b *testing.B) {
 	_ = sink
 }
 
-// BenchmarkCompare runs chainsieve's Set and bits-and-blooms/bitset side by
+// BenchmarkSet runs chainsieve's Set and bits-and-blooms/bitset side by
 // side on a 65,536-bit set.
-func BenchmarkCompare(b *testing.B) {
+func BenchmarkSet(b *testing.B) {
 	idx := benchIndexes()
 	ours, ours2 := New(benchBits), New(benchBits)
 	theirs, theirs2 := bab.New(benchBits), bab.New(benchBits)

@@ -18,9 +18,9 @@ func benchKeys(n int) [][]byte {
 	return keys
 }
 
-// BenchmarkCompare runs chainsieve's Filter and bits-and-blooms/bloom side by
+// BenchmarkFilter runs chainsieve's Filter and bits-and-blooms/bloom side by
 // side at equal m and k (100,000 elements at 1 %: m = 958,506, k = 7).
-func BenchmarkCompare(b *testing.B) {
+func BenchmarkFilter(b *testing.B) {
 	const n = 100_000
 	keys := benchKeys(2 * n)
 	ours, _ := New(n, 0.01)
