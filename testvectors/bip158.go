@@ -194,6 +194,9 @@ func (v GCSRawVector) GenerateElements() ([][]byte, error) {
 	var n int
 	switch {
 	case scan(g, "element i for i in [0,%d): 32 bytes, byte0 = i & 0xff, byte1 = (i >> 8) & 0xff, bytes 2..31 = 0", &n):
+		if err := checkCount(n, "generator"); err != nil {
+			return nil, err
+		}
 		out := make([][]byte, n)
 		for i := range out {
 			e := make([]byte, 32)
@@ -206,10 +209,24 @@ func (v GCSRawVector) GenerateElements() ([][]byte, error) {
 		if _, err := fmt.Sscanf(g, "element i for i in [0,%d): ASCII string %q", &n, &prefix); err != nil {
 			return nil, fmt.Errorf("testvectors: generator %q: %w", g, err)
 		}
+		if err := checkCount(n, "generator"); err != nil {
+			return nil, err
+		}
 		prefix = strings.TrimSuffix(prefix, "<i>")
 		return asciiSeries(prefix, 0, n, nil), nil
 	}
 	return nil, fmt.Errorf("testvectors: unknown elements generator %q", g)
+}
+
+// maxGenerated bounds what a generator description may ask for: vector files
+// are untrusted input.
+const maxGenerated = 1 << 20
+
+func checkCount(n int, what string) error {
+	if n < 0 || n > maxGenerated {
+		return fmt.Errorf("testvectors: %s asks for %d elements, outside [0, %d]", what, n, maxGenerated)
+	}
+	return nil
 }
 
 // scan reports whether s starts with the format's text, filling the verbs.
@@ -288,6 +305,9 @@ func (f *GCSMatchAnyFile) QueryElements(c MatchAnyCase) ([][]byte, error) {
 	}
 	var n int
 	if scan(c.Query, "first %d non-members", &n) {
+		if err := checkCount(n, "query "+c.Name); err != nil {
+			return nil, err
+		}
 		skip := make(map[int]bool, len(f.NonmemberSkipped))
 		for _, i := range f.NonmemberSkipped {
 			skip[i] = true
