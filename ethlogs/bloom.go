@@ -109,7 +109,7 @@ type Value struct {
 // (0,1), (2,3) and (4,5) of the digest, each pair read big-endian and masked
 // to 11 bits.
 func ValueOf(data []byte) Value {
-	h := keccak256(data)
+	h := keccakPrefix(data)
 	var v Value
 	for i := range v.index {
 		bit := (uint(h[2*i])<<8 | uint(h[2*i+1])) & 2047
