@@ -2,45 +2,23 @@ package ethlogs_test
 
 import (
 	"encoding/binary"
-	"math/bits"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/chainsieve/chainsieve/ethlogs"
 	"github.com/chainsieve/chainsieve/ethlogs/index"
+	"github.com/chainsieve/chainsieve/ethlogs/internal/benchdata"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 )
 
-// realisticBlooms returns n header blooms whose fills are drawn from the
-// published mainnet headers: each is one of them (the all-ones Merge block
-// left out, being one block in 24 million) with its 64-bit words rotated by
-// random amounts and in random order, which keeps its popcount exactly and
-// moves its bits.
 func realisticBlooms(b *testing.B, n int) []ethlogs.Bloom {
-	var src [][32]uint64
-	for _, bl := range ethlogs.PortalBlooms(b) {
-		if bl.Count() == 8*ethlogs.BloomLength {
-			continue
-		}
-		var w [32]uint64
-		for i := range w {
-			w[i] = binary.BigEndian.Uint64(bl[8*i:])
-		}
-		src = append(src, w)
+	blooms, err := benchdata.Blooms(n, 1)
+	if err != nil {
+		b.Fatal(err)
 	}
-	r := rand.New(rand.NewPCG(uint64(n), 1))
-	out := make([]ethlogs.Bloom, n)
-	for i := range out {
-		s, shift, rot := &src[r.IntN(len(src))], r.IntN(32), r.Uint64()
-		for j := range 32 {
-			w := bits.RotateLeft64(s[(j+shift)%32], int(rot>>(2*(j%32))&63))
-			binary.BigEndian.PutUint64(out[i][8*j:], w)
-		}
-	}
-	return out
+	return blooms
 }
 
 func buildIndex(b *testing.B, dir string, blooms []ethlogs.Bloom) *index.Index {

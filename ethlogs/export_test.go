@@ -1,7 +1,5 @@
 package ethlogs
 
-// Test-only exports for the external tests in package ethlogs_test.
-var (
-	GethBloomFilter = gethBloomFilter
-	PortalBlooms    = portalBlooms
-)
+// GethBloomFilter exports the go-ethereum prefilter restatement to the
+// external tests in package ethlogs_test.
+var GethBloomFilter = gethBloomFilter
