@@ -282,3 +282,45 @@ func TestOpenRepairsTornTail(t *testing.T) {
 	}
 	y.Close()
 }
+
+// TestOpenRepairsInterruptedSeal replays the two crashes a seal can meet:
+// after the section record (the tail file still holds the sealed blocks) and
+// before it (the vectors and hashes written, the record not).
+func TestOpenRepairsInterruptedSeal(t *testing.T) {
+	for _, recorded := range []bool{true, false} {
+		dir := t.TempDir()
+		c := newChain(30, 0, SectionSize)
+		x, err := Create(dir, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := len(c.blooms) - 1
+		c.blooms, c.hashes = c.blooms[:last], c.hashes[:last]
+		c.appendTo(t, x, 0)
+		x.Sync()
+		tail, _ := os.ReadFile(filepath.Join(dir, tailFile))
+		full := newChain(30, 0, SectionSize)
+		if err := x.AppendBloom(uint64(last), full.hashes[last], full.hashes[last-1], &full.blooms[last]); err != nil {
+			t.Fatal(err)
+		}
+		x.Close()
+		os.WriteFile(filepath.Join(dir, tailFile), tail, 0o644)
+		want := SectionSize
+		if !recorded {
+			os.Truncate(filepath.Join(dir, sectionsFile), 0)
+			want = SectionSize - 1
+		}
+		y, err := Open(dir)
+		if err != nil {
+			t.Fatalf("recorded %v: Open = %v", recorded, err)
+		}
+		if y.Len() != uint64(want) {
+			t.Errorf("recorded %v: Len() = %d, want %d", recorded, y.Len(), want)
+		}
+		if !recorded {
+			full.appendTo(t, y, last)
+		}
+		full.checkSame(t, y, 30)
+		y.Close()
+	}
+}
