@@ -16,8 +16,8 @@ type vectorBlock struct {
 	receipts types.Receipts
 }
 
-// loadBlock reads a published mainnet block with its receipts.
-func loadBlock(t testing.TB, name string) vectorBlock {
+// readBlocks reads a published block file.
+func readBlocks(t testing.TB, name string) []testvectors.EthBlock {
 	t.Helper()
 	data, err := testvectors.Read("ethlogs/" + name)
 	if err != nil {
@@ -27,7 +27,13 @@ func loadBlock(t testing.TB, name string) vectorBlock {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := f.Blocks[0]
+	return f.Blocks
+}
+
+// loadBlock reads a published mainnet block with its receipts.
+func loadBlock(t testing.TB, name string) vectorBlock {
+	t.Helper()
+	b := readBlocks(t, name)[0]
 	h, hash, err := DecodeHeader(b.HeaderRLP)
 	if err != nil {
 		t.Fatal(err)
@@ -50,16 +56,9 @@ func loadBlock(t testing.TB, name string) vectorBlock {
 // mainnet saturation, 0.7% to 100% of bits set.
 func portalBlooms(t testing.TB) []Bloom {
 	t.Helper()
-	data, err := testvectors.Read("ethlogs/mainnet-headers-portal.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := testvectors.ParseEthBlocks(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]Bloom, len(f.Blocks))
-	for i, b := range f.Blocks {
+	blocks := readBlocks(t, "mainnet-headers-portal.json")
+	out := make([]Bloom, len(blocks))
+	for i, b := range blocks {
 		copy(out[i][:], b.LogsBloom)
 	}
 	return out

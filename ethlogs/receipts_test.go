@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chainsieve/chainsieve/testvectors"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 )
@@ -121,16 +120,8 @@ func containsLog(logs []*types.Log, l *types.Log) bool {
 }
 
 func TestVerifyChain(t *testing.T) {
-	data, err := testvectors.Read("ethlogs/mainnet-headers-portal.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := testvectors.ParseEthBlocks(data)
-	if err != nil {
-		t.Fatal(err)
-	}
 	byNumber := map[uint64]*types.Header{}
-	for _, b := range f.Blocks {
+	for _, b := range readBlocks(t, "mainnet-headers-portal.json") {
 		h, _, err := DecodeHeader(b.HeaderRLP)
 		if err != nil {
 			t.Fatal(err)
@@ -157,15 +148,7 @@ func TestVerifyChain(t *testing.T) {
 }
 
 func TestDecodeHeaderRejects(t *testing.T) {
-	data, err := testvectors.Read("ethlogs/mainnet-15537393.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := testvectors.ParseEthBlocks(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw := f.Blocks[0].HeaderRLP
+	raw := readBlocks(t, "mainnet-15537393.json")[0].HeaderRLP
 	tests := []struct {
 		name string
 		in   []byte
@@ -185,13 +168,8 @@ func TestDecodeHeaderRejects(t *testing.T) {
 func receiptSeeds(t testing.TB) [][]byte {
 	var seeds [][]byte
 	for _, name := range []string{"mainnet-15537393.json", "mainnet-22869878.json"} {
-		data, err := testvectors.Read("ethlogs/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, _ := testvectors.ParseEthBlocks(data)
 		seen := map[uint8]bool{}
-		for _, r := range f.Blocks[0].Receipts {
+		for _, r := range readBlocks(t, name)[0].Receipts {
 			if !seen[r.Type] && len(r.Raw) < 2000 {
 				seen[r.Type] = true
 				seeds = append(seeds, r.Raw)

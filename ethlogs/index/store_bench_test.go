@@ -97,6 +97,19 @@ func pebbleCandidates(db *gethpebble.Database, m *ethlogs.Matcher, sections uint
 	return n
 }
 
+func buildFiles(b *testing.B, dir string, blooms []ethlogs.Bloom) *Index {
+	x, err := Create(dir, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range uint64(len(blooms)) {
+		if err := x.AppendBloom(i, benchdata.Hash(i+1), benchdata.Hash(i), &blooms[i]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return x
+}
+
 func diskUsage(b *testing.B, dir string) int64 {
 	var n int64
 	filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
@@ -118,23 +131,7 @@ func BenchmarkStore(b *testing.B) {
 	b.Run("files/build", func(b *testing.B) {
 		for b.Loop() {
 			dir := b.TempDir()
-			x, err := Create(dir, 0)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for i := range blooms {
-				var h common.Hash
-				binary.BigEndian.PutUint64(h[:], uint64(i)+1)
-				var parent common.Hash
-				binary.BigEndian.PutUint64(parent[:], uint64(i))
-				if i == 0 {
-					parent = common.Hash{}
-				}
-				if err := x.AppendBloom(uint64(i), h, parent, &blooms[i]); err != nil {
-					b.Fatal(err)
-				}
-			}
-			x.Close()
+			buildFiles(b, dir, blooms).Close()
 			b.ReportMetric(float64(diskUsage(b, dir))/(1<<20), "MiB")
 		}
 		b.ReportMetric(float64(storeHeaders)*float64(b.N)/b.Elapsed().Seconds(), "headers/s")
@@ -150,18 +147,7 @@ func BenchmarkStore(b *testing.B) {
 		b.ReportMetric(float64(storeHeaders)*float64(b.N)/b.Elapsed().Seconds(), "headers/s")
 	})
 	b.Run("files/query", func(b *testing.B) {
-		dir := b.TempDir()
-		x, err := Create(dir, 0)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var parent common.Hash
-		for i := range blooms {
-			var h common.Hash
-			binary.BigEndian.PutUint64(h[:], uint64(i)+1)
-			x.AppendBloom(uint64(i), h, parent, &blooms[i])
-			parent = h
-		}
+		x := buildFiles(b, b.TempDir(), blooms)
 		defer x.Close()
 		b.ResetTimer()
 		for b.Loop() {

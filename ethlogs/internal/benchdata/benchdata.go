@@ -9,6 +9,7 @@ import (
 
 	"github.com/chainsieve/chainsieve/ethlogs"
 	"github.com/chainsieve/chainsieve/testvectors"
+	"github.com/ethereum/go-ethereum/common"
 )
 
 // MainnetBlooms returns the header blooms of the published mainnet headers
@@ -61,4 +62,14 @@ func Blooms(n int, seed uint64) ([]ethlogs.Bloom, error) {
 		}
 	}
 	return out, nil
+}
+
+// Hash returns a synthetic block hash for block i of a benchmark chain:
+// block i's parent is Hash(i), the zero hash for the first block.
+func Hash(i uint64) common.Hash {
+	var h common.Hash
+	if i > 0 {
+		binary.BigEndian.PutUint64(h[:], i)
+	}
+	return h
 }
