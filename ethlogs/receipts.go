@@ -53,8 +53,26 @@ func VerifyReceipts(h *types.Header, rs types.Receipts) error {
 // been wrong (a zero bloom over logs on Polygon PoS, all-ones on Filecoin).
 // The receipts and logs are then proven; the blooms are not used.
 func VerifyReceiptsRoot(h *types.Header, rs types.Receipts) error {
+	if err := checkNulls(rs); err != nil {
+		return blockError(numberOf(h), h.Hash(), ErrReceipt, "%v", err)
+	}
 	if root := ReceiptsRoot(rs); root != h.ReceiptHash {
 		return blockError(numberOf(h), h.Hash(), ErrReceiptsRoot, "%d receipts give %s, the header commits to %s", len(rs), root, h.ReceiptHash)
+	}
+	return nil
+}
+
+// checkNulls rejects the null receipts and logs a JSON answer can hold.
+func checkNulls(rs types.Receipts) error {
+	for i, r := range rs {
+		if r == nil {
+			return fmt.Errorf("receipt %d is null", i)
+		}
+		for j, l := range r.Logs {
+			if l == nil {
+				return fmt.Errorf("receipt %d: log %d is null", i, j)
+			}
+		}
 	}
 	return nil
 }
@@ -72,7 +90,8 @@ func firstDifference(a, b *Bloom) int {
 // not commit to, from header h and the receipts' order, and returns the logs
 // in log-index order: block number, hash and time; transaction index;
 // block-wide log index; removed = false. Values a node sent for these fields
-// are overwritten. Each log's TxHash is copied from its receipt as given:
+// are overwritten. rs must have passed [VerifyReceipts] or
+// [VerifyReceiptsRoot]. Each log's TxHash is copied from its receipt as given:
 // proving it needs the block's transactions against h.TxHash.
 func Logs(h *types.Header, rs types.Receipts) []*types.Log {
 	hash, number := h.Hash(), numberOf(h)

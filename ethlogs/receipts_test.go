@@ -63,6 +63,14 @@ func TestHostileReceipts(t *testing.T) {
 			h.ReceiptHash = ReceiptsRoot(rs)
 			return rs
 		}, ErrReceiptBloom},
+		{"null receipt", func(h *types.Header, rs types.Receipts) types.Receipts {
+			rs[3] = nil
+			return rs
+		}, ErrReceipt},
+		{"null log", func(h *types.Header, rs types.Receipts) types.Receipts {
+			rs[0].Logs[1] = nil
+			return rs
+		}, ErrReceipt},
 		{"a chain whose header bloom is wrong", func(h *types.Header, rs types.Receipts) types.Receipts {
 			h.Bloom = types.Bloom{}
 			return rs
@@ -230,15 +238,12 @@ func FuzzVerifyReceiptsJSON(f *testing.F) {
 	f.Add(good)
 	f.Add(bytes.Replace(good, []byte(`"status":"0x1"`), []byte(`"status":"0x0"`), 1))
 	f.Add([]byte(`[]`))
+	f.Add([]byte(`[null]`))
+	f.Add(bytes.Replace(good, []byte(`"logs":[{`), []byte(`"logs":[null,{`), 1))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var rs types.Receipts
 		if json.Unmarshal(in, &rs) != nil {
 			return
-		}
-		for _, r := range rs {
-			if r == nil {
-				return
-			}
 		}
 		h := *b.header
 		if err := VerifyReceipts(&h, rs); err != nil {

@@ -324,3 +324,26 @@ func TestOpenRepairsInterruptedSeal(t *testing.T) {
 		y.Close()
 	}
 }
+
+// TestAppendAllocs pins the per-header path: appending, flushing the tail
+// and sealing reuse the index's buffers.
+func TestAppendAllocs(t *testing.T) {
+	c := newChain(40, 0, 2*SectionSize-500)
+	x, err := Create(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	c.appendTo(t, x, 0) // grows the buffers in a first seal
+	i := len(c.blooms)
+	c.extend(rand.New(rand.NewPCG(40, 40)), 1001, 0)
+	allocs := testing.AllocsPerRun(1000, func() { // through the second seal
+		if err := x.AppendBloom(uint64(i), c.hashes[i], c.parent(i), &c.blooms[i]); err != nil {
+			t.Fatal(err)
+		}
+		i++
+	})
+	if allocs != 0 {
+		t.Errorf("AppendBloom allocates %v times per header, want 0", allocs)
+	}
+}
