@@ -1,0 +1,86 @@
+package ethlogs
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rlp"
+)
+
+// MaxHeaderSize bounds a header's RLP; mainnet headers are 500 to 700 bytes.
+const MaxHeaderSize = 4096
+
+// DecodeHeader decodes a header's consensus RLP and returns it with its
+// hash, keccak256(enc). An encoding that does not re-encode to the same
+// bytes is rejected, so that the hash commits to exactly the fields
+// returned.
+func DecodeHeader(enc []byte) (*types.Header, common.Hash, error) {
+	if len(enc) > MaxHeaderSize {
+		return nil, common.Hash{}, fmt.Errorf("ethlogs: header: %w", errorf(ErrHeaderRLP, "%d bytes, at most %d", len(enc), MaxHeaderSize))
+	}
+	var h types.Header
+	if err := rlp.DecodeBytes(enc, &h); err != nil {
+		return nil, common.Hash{}, fmt.Errorf("ethlogs: header: %w", errorf(ErrHeaderRLP, "%v", err))
+	}
+	hash := keccak256(enc)
+	again, err := rlp.EncodeToBytes(&h)
+	if err != nil || !bytes.Equal(again, enc) {
+		return nil, common.Hash{}, &BlockError{Number: numberOf(&h), Err: errorf(ErrHeaderRLP, "not canonical")}
+	}
+	return &h, hash, nil
+}
+
+// VerifyHeader checks that h hashes to want: keccak256(rlp(h)) == want.
+func VerifyHeader(h *types.Header, want common.Hash) error {
+	if got := h.Hash(); got != want {
+		return blockError(numberOf(h), want, ErrHeaderHash, "keccak256(rlp(header)) = %s", got)
+	}
+	return nil
+}
+
+// VerifyLink checks that child follows the block (number, hash): its number
+// is one more and its parentHash is hash.
+func VerifyLink(number uint64, hash common.Hash, child *types.Header) error {
+	n := numberOf(child)
+	if child.Number == nil || !child.Number.IsUint64() || n != number+1 {
+		return blockError(n, common.Hash{}, ErrParentLink, "number %v follows block %d", child.Number, number)
+	}
+	if child.ParentHash != hash {
+		return blockError(n, common.Hash{}, ErrParentLink, "parentHash %s, block %d is %s", child.ParentHash, number, hash)
+	}
+	return nil
+}
+
+// VerifyChain checks a run of headers in ascending order against a trusted
+// anchor: each links to the one before, and the last hashes to anchor, so
+// every header is as trusted as the anchor. It returns the headers' hashes.
+func VerifyChain(headers []*types.Header, anchor common.Hash) ([]common.Hash, error) {
+	hashes := make([]common.Hash, len(headers))
+	for i, h := range headers {
+		hashes[i] = h.Hash()
+		if i > 0 {
+			if err := VerifyLink(numberOf(headers[i-1]), hashes[i-1], h); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(headers) == 0 {
+		return hashes, nil
+	}
+	last := headers[len(headers)-1]
+	if hashes[len(hashes)-1] != anchor {
+		return nil, blockError(numberOf(last), anchor, ErrHeaderHash, "the anchor is %s, the header hashes to %s", anchor, hashes[len(hashes)-1])
+	}
+	return hashes, nil
+}
+
+// numberOf returns h's number, 0 when missing or out of range (a hostile
+// header's; verification then fails on the hash or link).
+func numberOf(h *types.Header) uint64 {
+	if h.Number == nil || !h.Number.IsUint64() {
+		return 0
+	}
+	return h.Number.Uint64()
+}
