@@ -20,7 +20,7 @@ type RPC struct {
 	url        string
 	user, pass string
 	version    string // the "jsonrpc" member: "1.0" for Bitcoin nodes, "2.0" for geth
-	client     http.Client
+	client     *http.Client
 	id         atomic.Uint64
 }
 
@@ -30,7 +30,10 @@ func newRPC(hostport, user, pass, version string) (*RPC, error) {
 	if err := checkLoopback(hostport); err != nil {
 		return nil, err
 	}
-	return &RPC{url: "http://" + hostport + "/", user: user, pass: pass, version: version}, nil
+	// An own transport: no proxy from the environment, and closing idle
+	// connections touches this node only.
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
+	return &RPC{url: "http://" + hostport + "/", user: user, pass: pass, version: version, client: client}, nil
 }
 
 // URL returns the server's address, such as http://127.0.0.1:18334/.
