@@ -109,6 +109,9 @@ func spendChain(ctx context.Context, t *testing.T, w *Wallet, n *Node) []*Tx {
 // wallet saw them confirm there.
 func checkConfirmed(ctx context.Context, t *testing.T, n *Node, block chainhash.Hash, txs []*Tx) {
 	t.Helper()
+	if best, err := n.BestBlockHash(ctx); err != nil || best != block {
+		t.Errorf("BestBlockHash() = %v, %v, want %v", best, err, block)
+	}
 	b, err := n.Block(ctx, block)
 	if err != nil {
 		t.Fatal(err)

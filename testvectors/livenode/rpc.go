@@ -39,6 +39,10 @@ func newRPC(hostport, user, pass, version string) (*RPC, error) {
 // URL returns the server's address, such as http://127.0.0.1:18334/.
 func (c *RPC) URL() string { return c.url }
 
+// Auth returns the basic-auth user and password, empty for geth, for
+// tests that hand the node to another client (the CLI, rpcclient).
+func (c *RPC) Auth() (user, pass string) { return c.user, c.pass }
+
 // closeIdle closes the client's idle keep-alive connections.
 func (c *RPC) closeIdle() { c.client.CloseIdleConnections() }
 
