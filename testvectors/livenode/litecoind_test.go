@@ -1,0 +1,8 @@
+package livenode
+
+import "testing"
+
+func TestLitecoind(t *testing.T) {
+	t.Parallel()
+	testChain(t, StartLitecoind)
+}
