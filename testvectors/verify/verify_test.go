@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/chainsieve/chainsieve/testvectors"
@@ -100,4 +101,42 @@ func vectorCount(t *testing.T, f testvectors.Format, data []byte) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestBIP37DetectsWrongExpectations alters one expected value in each BIP37
+// file and requires that vector, and only it, to fail.
+func TestBIP37DetectsWrongExpectations(t *testing.T) {
+	tests := []struct {
+		file   string
+		mutate func(v0 map[string]any)
+	}{
+		{"bip37/murmur3_x86_32.json", func(v map[string]any) { v["expected"] = "deadbeef" }},
+		{"bip37/filter_serialize.json", func(v map[string]any) { v["expected_filterload_hex"] = "03614e9b050000000000000002" }},
+		{"bip37/bloom_match.json", func(v map[string]any) {
+			v["expect_in_order"].([]any)[0].(map[string]any)["match"] = false
+		}},
+		{"bip37/merkle_blocks.json", func(v map[string]any) {
+			step := v["steps"].([]any)[0].(map[string]any)
+			step["expected_matched"].([]any)[0].([]any)[0] = 7
+		}},
+	}
+	for _, tt := range tests {
+		data, err := testvectors.Read(tt.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		tt.mutate(doc["vectors"].([]any)[0].(map[string]any))
+		mutated, _ := json.Marshal(doc)
+		rep, err := File(mutated)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		if rep.Results[0].Status != Fail || rep.Failed() != 1 {
+			t.Errorf("%s with vector 0 altered: %s first, %d failed, want the first to fail alone", tt.file, rep.Results[0].Status, rep.Failed())
+		}
+	}
 }
