@@ -126,6 +126,7 @@ func (f *Filter) Add(data []byte) {
 	}
 }
 
+// addPremixed sets the bits of all hash functions, four at a time.
 func (f *Filter) addPremixed(p *premixed) {
 	seed, k := f.tweak, f.hashFuncs
 	for ; k >= 4; k -= 4 {
@@ -145,6 +146,7 @@ func (f *Filter) addPremixed(p *premixed) {
 // set sets the bit that hash h selects.
 func (f *Filter) set(h uint32) { bitset.LittleEndian(f.data).Set(uint(f.mod.reduce(h))) }
 
+// addLong inserts an element beyond maxPremixed bytes.
 func (f *Filter) addLong(data []byte) {
 	seed := f.tweak
 	for range f.hashFuncs {
@@ -159,33 +161,32 @@ func (f *Filter) Contains(data []byte) bool {
 	if len(f.data) == 0 {
 		return true
 	}
-	// Two stack buffers, because zeroing the large one costs as much as
-	// hashing a short element.
-	switch {
-	case len(data) <= shortElement:
-		var buf [shortElement / 4]uint32
-		p := premix(buf[:], data)
-		return f.containsPremixed(&p)
-	case len(data) <= maxPremixed:
-		var buf [maxPremixed / 4]uint32
-		p := premix(buf[:], data)
-		return f.containsPremixed(&p)
+	if f.hashFuncs < 2 || len(data) > maxPremixed {
+		return f.containsLong(data)
 	}
-	return f.containsLong(data)
+	// Short elements get a short stack buffer: zeroing the 520-byte one
+	// would cost more than a tenth of the test.
+	if len(data) <= shortElement {
+		var buf [shortElement / 4]uint32
+		return f.containsPremixed(buf[:], data)
+	}
+	var buf [maxPremixed / 4]uint32
+	return f.containsPremixed(buf[:], data)
 }
 
-func (f *Filter) containsPremixed(p *premixed) bool {
-	seed, k := f.tweak, f.hashFuncs
-	// Half the non-members of a filter at its design fill fail the first
-	// probe and three quarters by the second, so two functions go first,
-	// tested with one branch, and the rest four at a time.
-	if k >= 2 {
-		h0, h1 := p.hash2(seed)
-		if f.bit(h0)&f.bit(h1) == 0 {
-			return false
-		}
-		seed, k = seed+seedStep2, k-2
-	}
+// containsPremixed tests an element of at most maxPremixed bytes against a
+// filter of at least two hash functions. Half the non-members of a filter
+// at its design fill fail the first probe and three quarters by the
+// second, so two functions go first, fused with the mixing and tested with
+// one branch, and the rest four at a time.
+func (f *Filter) containsPremixed(buf []uint32, data []byte) bool {
+	p, h0, h1 := premixHash2(buf, data, f.tweak)
+	return f.bit(h0)&f.bit(h1) != 0 && f.containsRest(&p)
+}
+
+// containsRest tests hash functions 2 to k-1, four at a time.
+func (f *Filter) containsRest(p *premixed) bool {
+	seed, k := f.tweak+seedStep2, f.hashFuncs-2
 	for ; k >= 4; k -= 4 {
 		h0, h1, h2, h3 := p.hash4(seed)
 		if f.bit(h0)&f.bit(h1)&f.bit(h2)&f.bit(h3) == 0 {
@@ -208,6 +209,8 @@ func (f *Filter) bit(h uint32) byte {
 	return f.data[i/8] >> (i % 8) & 1
 }
 
+// containsLong tests without premixing: for elements beyond maxPremixed
+// bytes and filters of one hash function.
 func (f *Filter) containsLong(data []byte) bool {
 	seed := f.tweak
 	for range f.hashFuncs {

@@ -17,12 +17,12 @@ const (
 // hashes to 0 under seed 0.
 func MurmurHash3(seed uint32, data []byte) uint32 {
 	h := seed
-	n := len(data)
-	for ; len(data) >= 4; data = data[4:] {
-		h = murmurRound(h, murmurBlock(binary.LittleEndian.Uint32(data)))
+	n := len(data) &^ 3
+	for i := 0; i < n; i += 4 {
+		h = murmurRound(h, murmurBlock(binary.LittleEndian.Uint32(data[i:i+4])))
 	}
 	// An empty tail mixes to 0, so the xor needs no length test.
-	return murmurFinal(h ^ murmurBlock(loadTail(data)) ^ uint32(n))
+	return murmurFinal(h ^ murmurBlock(loadTail(data[n:])) ^ uint32(len(data)))
 }
 
 // murmurBlock is the seed-independent half of one round: it depends only on
@@ -76,13 +76,29 @@ type premixed struct {
 
 // premix mixes data into buf, which must hold len(data)/4 words.
 func premix(buf []uint32, data []byte) premixed {
-	n := len(data)
-	i := 0
-	for ; len(data) >= 4; data = data[4:] {
-		buf[i] = murmurBlock(binary.LittleEndian.Uint32(data))
-		i++
+	n := len(data) &^ 3
+	blocks := buf[:n/4]
+	for i := range blocks {
+		blocks[i] = murmurBlock(binary.LittleEndian.Uint32(data[4*i : 4*i+4]))
 	}
-	return premixed{blocks: buf[:i], last: murmurBlock(loadTail(data)) ^ uint32(n)}
+	return premixed{blocks: blocks, last: murmurBlock(loadTail(data[n:])) ^ uint32(len(data))}
+}
+
+// premixHash2 is premix fused with hash2: it mixes data into buf while
+// running the chains of the first two seeds, so that a non-member, which
+// fails after one or two probes, makes a single pass over its bytes.
+func premixHash2(buf []uint32, data []byte, seed uint32) (p premixed, h0, h1 uint32) {
+	h0, h1 = seed, seed+seedStep
+	n := len(data) &^ 3
+	blocks := buf[:n/4]
+	for i := range blocks {
+		k := murmurBlock(binary.LittleEndian.Uint32(data[4*i : 4*i+4]))
+		blocks[i] = k
+		h0 = murmurRound(h0, k)
+		h1 = murmurRound(h1, k)
+	}
+	p = premixed{blocks: blocks, last: murmurBlock(loadTail(data[n:])) ^ uint32(len(data))}
+	return p, murmurFinal(h0 ^ p.last), murmurFinal(h1 ^ p.last)
 }
 
 // hash returns MurmurHash3(seed, data) for the premixed data.
@@ -95,19 +111,9 @@ func (p *premixed) hash(seed uint32) uint32 {
 }
 
 // The hashes of consecutive functions run side by side: each chain of
-// rounds is serial, but two or four independent chains fill the CPU's
-// pipelines (BenchmarkAdd: four chains beat one by about 1.4×; eight
-// spill registers and lose again).
-
-// hash2 returns the hashes under seed and seed+seedStep.
-func (p *premixed) hash2(seed uint32) (uint32, uint32) {
-	h0, h1 := seed, seed+seedStep
-	for _, k := range p.blocks {
-		h0 = murmurRound(h0, k)
-		h1 = murmurRound(h1, k)
-	}
-	return murmurFinal(h0 ^ p.last), murmurFinal(h1 ^ p.last)
-}
+// rounds is serial, but four independent chains fill the CPU's pipelines
+// (in BenchmarkAdd four chains beat one by about 1.4×; eight spill
+// registers and lose again).
 
 // hash4 returns the hashes under seed and the next three seeds.
 func (p *premixed) hash4(seed uint32) (uint32, uint32, uint32, uint32) {

@@ -38,9 +38,9 @@ func TestMurmurHash3MatchesBTCD(t *testing.T) {
 	}
 }
 
-// TestPremixedHashes checks that mixing once and hashing per seed, one, two
-// or four seeds at a time, gives MurmurHash3 under every seed, including
-// seeds that wrap past 2³².
+// TestPremixedHashes checks that mixing once and hashing per seed, one or
+// four seeds at a time or two fused with the mixing, gives MurmurHash3
+// under every seed, including seeds that wrap past 2³².
 func TestPremixedHashes(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var lengths []int
@@ -60,8 +60,8 @@ func TestPremixedHashes(t *testing.T) {
 			}
 			var got [4]uint32
 			got[0], got[1], got[2], got[3] = p.hash4(seed)
-			a, b := p.hash2(seed)
-			if got != want || a != want[0] || b != want[1] || p.hash(seed) != want[0] {
+			fused, a, b := premixHash2(make([]uint32, maxPremixed/4), data, seed)
+			if got != want || a != want[0] || b != want[1] || p.hash(seed) != want[0] || fused.hash(seed) != want[0] {
 				t.Errorf("premixed hashes of %d bytes under seed %08x = %08x, %08x %08x, %08x, want %08x",
 					n, seed, got, a, b, p.hash(seed), want)
 			}
