@@ -1,6 +1,7 @@
 package bip37
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
@@ -17,8 +18,12 @@ func NewMerkleBlock(block *wire.MsgBlock, f *Filter) (*wire.MsgMerkleBlock, []Ma
 	txids := make([]chainhash.Hash, len(block.Transactions))
 	matched := make([]bool, len(block.Transactions))
 	var matches []Match
+	var buf bytes.Buffer // reused: tx.TxHash() allocates a hasher per call
+	buf.Grow(512)
 	for i, tx := range block.Transactions {
-		txids[i] = tx.TxHash()
+		buf.Reset()
+		tx.SerializeNoWitness(&buf) // cannot fail on a bytes.Buffer
+		txids[i] = chainhash.DoubleHashH(buf.Bytes())
 		if f.MatchTx(tx, txids[i]) {
 			matched[i] = true
 			matches = append(matches, Match{Index: uint32(i), TxID: txids[i]})

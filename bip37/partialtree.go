@@ -41,9 +41,19 @@ func NewPartialTree(txids []chainhash.Hash, matched []bool) *PartialTree {
 	if len(txids) == 0 || len(matched) != len(txids) {
 		panic(fmt.Sprintf("bip37: NewPartialTree with %d txids and %d match flags", len(txids), len(matched)))
 	}
-	b := treeBuilder{txids: txids, matched: matched,
-		t: &PartialTree{Transactions: uint32(len(txids))}}
-	b.build(treeHeight(uint32(len(txids))), 0)
+	n, height := uint32(len(txids)), treeHeight(uint32(len(txids)))
+	// Each match adds at most one hash per level (Core's size bound), so
+	// the slices are allocated once.
+	matches := 0
+	for _, m := range matched {
+		if m {
+			matches++
+		}
+	}
+	hashes := min(int(n), 1+matches*int(height))
+	b := treeBuilder{txids: txids, matched: matched, t: &PartialTree{Transactions: n,
+		Hashes: make([]chainhash.Hash, 0, hashes), Flags: make([]byte, 0, (2*hashes+7)/8)}}
+	b.build(height, 0)
 	return b.t
 }
 
@@ -144,7 +154,7 @@ func (t *PartialTree) Extract() (chainhash.Hash, []Match, error) {
 	case len(t.Flags)*8 < len(t.Hashes):
 		return chainhash.Hash{}, nil, fmt.Errorf("bip37: partial merkle tree has %d flag bits for %d hashes", len(t.Flags)*8, len(t.Hashes))
 	}
-	e := extractor{t: t}
+	e := extractor{t: t, matches: make([]Match, 0, len(t.Hashes))}
 	root := e.walk(treeHeight(t.Transactions), 0)
 	switch {
 	case e.err != nil:
