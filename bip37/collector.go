@@ -25,8 +25,9 @@ type FilteredBlock struct {
 // Collector pairs each merkleblock message from a peer with the tx messages
 // that follow it. A node answers a filtered-block request with the merkle
 // block, then every transaction the block proves as a tx message, with no
-// end marker (Core since 0.13 and btcd; the protocol allows duplicates).
-// Feed the peer's merkleblock and tx messages in arrival order; a block is
+// end marker (current Core and btcd; Core's comments allow duplicates, and
+// very old Core versions skipped transactions the peer already knew). Feed
+// the peer's merkleblock and tx messages in arrival order; a block is
 // returned once every transaction it proves has arrived.
 //
 // A Collector is not safe for concurrent use. The zero value is ready.

@@ -23,8 +23,11 @@ func TestParams(t *testing.T) {
 		// The example of Core's integer division: 32 bits / 7 = 4,
 		// 4·ln 2 = 2.77 (btcd divides in floating point and gets 3).
 		{"integer division", 7, 0.1, 4, 2},
-		// A size capped at 36,000 bytes and the largest count still ≥ 1.
+		// A size capped at 36,000 bytes and the largest count still ≥ 1:
+		// 288000 bits / 144000 = 2, 2·ln 2 = 1.39.
 		{"capped", 144000, 0.0001, MaxFilterSize, 1},
+		// research/bip37.md, from Core's formula: 71,887 bits, 8985 bytes,
+		// ⌊71880/1000⌋·ln 2 = 49.2 (btcd clamps the rate and gets 5391, 29).
 		{"fp rate 1e-15 (no clamp)", 1000, 1e-15, 8985, 49},
 	}
 	for _, tt := range tests {
