@@ -1,0 +1,99 @@
+package bip37
+
+import (
+	"fmt"
+
+	"github.com/btcsuite/btcd/address/v2"
+	"github.com/btcsuite/btcd/chaincfg/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+)
+
+// Network returns the chain parameters called name: "mainnet", "testnet"
+// (the same as "testnet3"), "testnet4", "signet", "regtest" or "simnet".
+func Network(name string) (*chaincfg.Params, error) {
+	switch name {
+	case "mainnet":
+		return &chaincfg.MainNetParams, nil
+	case "testnet", "testnet3":
+		return &chaincfg.TestNet3Params, nil
+	case "testnet4":
+		return &chaincfg.TestNet4Params, nil
+	case "signet":
+		return &chaincfg.SigNetParams, nil
+	case "regtest":
+		return &chaincfg.RegressionNetParams, nil
+	case "simnet":
+		return &chaincfg.SimNetParams, nil
+	}
+	return nil, fmt.Errorf("bip37: unknown network %q (want mainnet, testnet, testnet4, signet, regtest or simnet)", name)
+}
+
+// ParseAddress decodes an address of network net: base58 P2PKH and P2SH,
+// bech32 and bech32m segwit addresses, or a hex public key (P2PK). An address
+// of another network is an error.
+func ParseAddress(s string, net *chaincfg.Params) (address.Address, error) {
+	a, err := address.DecodeAddress(s, net)
+	if err != nil {
+		return nil, fmt.Errorf("bip37: address %q: %w", s, err)
+	}
+	if !a.IsForNet(net) {
+		return nil, fmt.Errorf("bip37: address %q is not for %s", s, net.Name)
+	}
+	return a, nil
+}
+
+// AddressElement returns the element that makes outputs paying to addr match
+// a filter: the data push their output script carries. That is the 20-byte
+// key hash (P2PKH), script hash (P2SH) or witness program (P2WPKH), the
+// 32-byte witness program (P2WSH) or output key (P2TR), or the public key as
+// serialised in the script (P2PK). Other address types are an error.
+//
+// The element finds payments to addr, not spends from it: spends match by
+// their outpoints, which [UpdateAll] inserts as outputs match, or which the
+// wallet inserts itself ([Filter.AddOutPoint]). A spend from a segwit output
+// has no other data the filter sees; a P2PKH spend also pushes the public
+// key, which a wallet holding it may insert.
+func AddressElement(addr address.Address) ([]byte, error) {
+	switch a := addr.(type) {
+	case *address.AddressPubKeyHash, *address.AddressScriptHash,
+		*address.AddressWitnessPubKeyHash, *address.AddressWitnessScriptHash,
+		*address.AddressTaproot, *address.AddressPubKey:
+		return a.ScriptAddress(), nil
+	case nil:
+		return nil, fmt.Errorf("bip37: nil address")
+	}
+	return nil, fmt.Errorf("bip37: no filter element for address %s of type %T", addr, addr)
+}
+
+// AddAddress inserts [AddressElement](addr).
+func (f *Filter) AddAddress(addr address.Address) error {
+	e, err := AddressElement(addr)
+	if err != nil {
+		return err
+	}
+	f.Add(e)
+	return nil
+}
+
+// NewWalletFilter returns a filter for a wallet watching addrs, whose unspent
+// outputs are outpoints: it holds one element per address
+// ([AddressElement]) and per outpoint, and is sized for exactly that many
+// elements at fpRate. With [UpdateAll] the serving node inserts the
+// outpoint of every output that matches, so later spends from it match too;
+// each fills the filter further, so a wallet that expects many payments
+// sizes a filter with [New] and adds its elements itself.
+func NewWalletFilter(addrs []address.Address, outpoints []wire.OutPoint, fpRate float64, tweak uint32, flags Flags) (*Filter, error) {
+	f, err := New(uint32(len(addrs)+len(outpoints)), fpRate, tweak, flags)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range addrs {
+		if err := f.AddAddress(a); err != nil {
+			return nil, err
+		}
+	}
+	for _, op := range outpoints {
+		f.AddOutPoint(op)
+	}
+	return f, nil
+}
