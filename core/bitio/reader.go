@@ -94,6 +94,36 @@ func (r *Reader) ReadUnary() uint64 {
 	}
 }
 
+// ReadRice reads one Golomb-Rice code with parameter p, 0 to 56: a unary
+// quotient q, then p remainder bits. It returns q<<p | remainder, or 0 after an
+// error. It equals ReadUnary()<<p | ReadBits(p) but decodes a code that lies in
+// the accumulator with one count and two shifts, the common case in BIP158
+// filters, where q averages 1.5.
+func (r *Reader) ReadRice(p uint) uint64 {
+	if r.n < 56 {
+		r.refill()
+	}
+	ones := uint(bits.LeadingZeros64(^r.acc))
+	if used := ones + 1 + p; used <= r.n {
+		rem := r.acc << (ones + 1) >> (64 - p) // p == 0 shifts by 64, giving 0
+		r.acc <<= used
+		r.n -= used
+		return uint64(ones)<<p | rem
+	}
+	return r.readRiceSlow(p)
+}
+
+// readRiceSlow reads a code whose unary run or remainder goes past the bits
+// in the accumulator.
+func (r *Reader) readRiceSlow(p uint) uint64 {
+	q := r.ReadUnary()
+	rem := r.ReadBits(p)
+	if r.err != nil {
+		return 0
+	}
+	return q<<p | rem
+}
+
 func (r *Reader) fail() {
 	if r.err == nil {
 		r.err = fmt.Errorf("bitio: %w at bit %d of %d", io.ErrUnexpectedEOF, r.Offset(), len(r.data)*8)
