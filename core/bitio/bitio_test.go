@@ -1,10 +1,12 @@
 package bitio
 
 import (
+	"bytes"
 	"encoding/hex"
 	"errors"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -144,11 +146,33 @@ func TestReadRice(t *testing.T) {
 			w.WriteUnary(q)
 			w.WriteBits(want[i], p)
 		}
+		var w2 Writer
+		for _, v := range want {
+			w2.WriteRice(v, p)
+		}
+		if !bytes.Equal(w2.Bytes(), w.Bytes()) {
+			t.Fatalf("WriteRice(p=%d) wrote %x, WriteUnary+WriteBits %x", p, w2.Bytes(), w.Bytes())
+		}
 		rd := NewReader(w.Bytes())
 		for i, v := range want {
 			if got := rd.ReadRice(p); got != v || rd.Err() != nil {
 				t.Fatalf("ReadRice(%d) code %d = %#x (err %v), want %#x", p, i, got, rd.Err(), v)
 			}
+		}
+		batch := NewReader(w.Bytes())
+		got := make([]uint64, len(want))
+		for i := 0; i < len(got); {
+			n := min(1+r.IntN(70), len(got)-i)
+			batch.ReadRices(got[i:i+n], p)
+			i += n
+		}
+		if !slices.Equal(got, want) || batch.Err() != nil || batch.Offset() != w.Len() {
+			t.Fatalf("ReadRices(%d) = %v (err %v, offset %d), want ReadRice's %v", p, got, batch.Err(), batch.Offset(), want)
+		}
+		over := make([]uint64, 3)
+		batch.ReadRices(over, p)
+		if batch.Err() == nil && batch.Remaining() < 3*(uint64(p)+1) {
+			t.Errorf("ReadRices(%d) past the end gave no error", p)
 		}
 		if rd.Offset() != w.Len() {
 			t.Errorf("ReadRice(%d): Offset() = %d after all codes, want %d", p, rd.Offset(), w.Len())
