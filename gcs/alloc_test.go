@@ -34,3 +34,20 @@ func TestZeroAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestBuilderAllocs pins a reused Builder to one allocation per filter: its
+// encoding.
+func TestBuilderAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 34))
+	items := randomItems(r, 3000)
+	items = append(items, items[:10]...) // repeats take the dedupe path
+	var b Builder
+	allocs := testing.AllocsPerRun(20, func() {
+		if _, err := b.Build(basicParams, Key{}, items); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 1 {
+		t.Errorf("Builder.Build allocates %v times per filter, want 1", allocs)
+	}
+}

@@ -52,11 +52,20 @@ func BasicElements(dst [][]byte, block *wire.MsgBlock, prevOutScripts [][]byte) 
 // BuildBasic returns the BIP158 basic filter of block, given the scripts its
 // non-coinbase inputs spend in input order (see [BasicElements]).
 func BuildBasic(block *wire.MsgBlock, prevOutScripts [][]byte) (Filter, error) {
-	elements, err := BasicElements(nil, block, prevOutScripts)
+	var b Builder
+	return b.BuildBasic(block, prevOutScripts)
+}
+
+// BuildBasic is [BuildBasic] with b's scratch space.
+func (b *Builder) BuildBasic(block *wire.MsgBlock, prevOutScripts [][]byte) (Filter, error) {
+	elements, err := BasicElements(b.elements[:0], block, prevOutScripts)
+	b.elements = elements
 	if err != nil {
 		return Filter{}, err
 	}
-	return Build(Params{P: BasicP, M: BasicM}, BasicKey(block.BlockHash()), elements)
+	f, err := b.Build(Params{P: BasicP, M: BasicM}, BasicKey(block.BlockHash()), elements)
+	clear(b.elements) // drop the references to the block
+	return f, err
 }
 
 // DecodeBasic decodes the basic filter of the block with hash blockHash

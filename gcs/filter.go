@@ -66,23 +66,38 @@ func DecodeUnchecked(p Params, key Key, data []byte) (Filter, error) {
 
 // validate decodes every code, Core's decode check.
 func (f *Filter) validate() error {
-	var r bitio.Reader
-	r.Reset(f.body)
-	for i := range f.n {
-		r.ReadRice(uint(f.p))
-		if r.Err() != nil {
-			return corruptf("code %d of %d is truncated: %v", i+1, f.n, r.Err())
-		}
+	var d decoder
+	d.reset(f)
+	for c := d.next(); len(c) > 0; c = d.next() {
 	}
-	end := len(f.enc) - len(f.body) + int(r.Offset()+7)/8 // bytes holding N and the codes
+	if d.r.Err() != nil {
+		return f.truncation()
+	}
+	end := len(f.enc) - len(f.body) + int(d.r.Offset()+7)/8 // bytes holding N and the codes
 	if extra := len(f.enc) - end; extra != 0 {
 		return corruptf("excess data: %d trailing bytes after the %d bytes that hold N and its %d codes", extra, end, f.n)
 	}
 	return nil
 }
 
+// truncation names the first code that runs past the end: the cold path of
+// validate, decoding one code at a time.
+func (f *Filter) truncation() error {
+	var r bitio.Reader
+	r.Reset(f.body)
+	for i := range f.n {
+		if r.ReadRice(uint(f.p)); r.Err() != nil {
+			return corruptf("code %d of %d is truncated: %v", i+1, f.n, r.Err())
+		}
+	}
+	return nil
+}
+
 // N returns the number of items in the set.
 func (f *Filter) N() uint32 { return f.n }
+
+// Len returns N as an int.
+func (f *Filter) Len() int { return int(f.n) }
 
 // Params returns the filter's P and M.
 func (f *Filter) Params() Params { return Params{P: f.p, M: f.m} }
@@ -102,15 +117,17 @@ func (f *Filter) Bytes() []byte { return f.enc }
 // error only for a malformed filter from [DecodeUnchecked].
 func (f *Filter) Values(dst []uint64) ([]uint64, error) {
 	dst = growUint64(dst, int(f.n))
-	var r bitio.Reader
-	r.Reset(f.body)
+	var d decoder
+	d.reset(f)
 	var v uint64
-	for range f.n {
-		v += r.ReadRice(uint(f.p))
-		dst = append(dst, v)
+	for c := d.next(); len(c) > 0; c = d.next() {
+		for _, delta := range c {
+			v += delta
+			dst = append(dst, v)
+		}
 	}
-	if r.Err() != nil {
-		return dst, corruptf("%v", r.Err())
+	if err := d.r.Err(); err != nil {
+		return dst, corruptf("%v", err)
 	}
 	return dst, nil
 }

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/btcsuite/btcd/wire/v2"
 )
 
 // TestBuildMatchesModel builds random sets, some with repeats and some with
@@ -145,8 +147,9 @@ func TestSortsAgree(t *testing.T) {
 			}
 			want := slices.Clone(h)
 			slices.Sort(want)
-			if got := sortHashes(h, make([]uint64, n), &counts); !slices.Equal(got, want) {
-				t.Errorf("sortHashes(n=%d, dup=%v) is not sorted", n, dup)
+			src := slices.Clone(h)
+			if got := sortHashes(make([]uint64, n), h, &counts); !slices.Equal(got, want) || !slices.Equal(h, src) {
+				t.Errorf("sortHashes(n=%d, dup=%v) is not sorted, or changed its source", n, dup)
 			}
 			got := sortEntries(e, make([]entry, n), &counts)
 			for i := 1; i < len(got); i++ {
@@ -154,6 +157,50 @@ func TestSortsAgree(t *testing.T) {
 					t.Fatalf("sortEntries(n=%d, dup=%v): %v before %v", n, dup, a, b)
 				}
 			}
+		}
+	}
+}
+
+// TestBuilderReuse builds sets of shrinking and growing sizes with one
+// Builder and compares each with a fresh Build.
+func TestBuilderReuse(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var b Builder
+	for _, n := range []int{500, 3, 0, 2000, 40, 40} {
+		key := randomKey(r)
+		items := randomItems(r, n)
+		got, err := b.Build(basicParams, key, items)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := Build(basicParams, key, items)
+		if !slices.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("Builder.Build(n=%d) after other builds differs from Build", n)
+		}
+	}
+	for range 20 {
+		block, prev := randomBlock(r)
+		got, err := b.BuildBasic(block, prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := BuildBasic(block, prev)
+		if !slices.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatal("Builder.BuildBasic differs from BuildBasic")
+		}
+	}
+	if _, err := b.BuildBasic(randomBlockWithInputs(r), nil); err == nil {
+		t.Error("Builder.BuildBasic accepted missing spent scripts")
+	}
+}
+
+// randomBlockWithInputs returns a block with at least one input after its
+// coinbase.
+func randomBlockWithInputs(r *rand.Rand) *wire.MsgBlock {
+	for {
+		block, prev := randomBlock(r)
+		if len(prev) > 0 {
+			return block
 		}
 	}
 }

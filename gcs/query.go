@@ -20,7 +20,6 @@ type Query struct {
 	entries []entry
 	espare  []entry
 	counts  []uint32
-	set     Set
 }
 
 // NewQuery returns a Query of items.
@@ -39,15 +38,14 @@ func (q *Query) Len() int { return len(q.items) }
 // MatchAny reports whether any item may be in f's set. The answer is exact
 // over 64-bit hashed values: true if and only if some item's hashed value
 // equals a value of the set (or f, from [DecodeUnchecked], is malformed).
+//
+// It hashes the items under f's key, sorts them in linear time and walks
+// them and the set together, stopping at the first match or once past the
+// last item (BIP158 appendix B). Decoding the set into a [Set] and probing it
+// instead was measured slower at every ratio of items to N (docs/gcs.md).
 func (q *Query) MatchAny(f *Filter) bool {
 	if len(q.items) == 0 || f.n == 0 {
 		return false
-	}
-	if q.preferSet(f) {
-		if q.set.Reset(f) != nil {
-			return true
-		}
-		return q.set.MatchAny(q.items)
 	}
 	return f.matchSorted(q.sortedValues(f))
 }
@@ -59,30 +57,8 @@ func (q *Query) Matches(dst []int, f *Filter) []int {
 	if len(q.items) == 0 || f.n == 0 {
 		return dst
 	}
-	if q.preferSet(f) {
-		if q.set.Reset(f) != nil {
-			return appendAll(dst, len(q.items))
-		}
-		for i, it := range q.items {
-			if q.set.Match(it) {
-				dst = append(dst, i)
-			}
-		}
-		return dst
-	}
 	return q.matchesSorted(dst, f)
 }
-
-// preferSet chooses between the two strategies by their measured costs (see
-// docs/gcs.md): the merge walk sorts the hashed items and decodes the set
-// once, stopping early; the Set decodes and indexes all N values, then probes
-// each item without sorting. Probing wins only when items far outnumber N.
-func (q *Query) preferSet(f *Filter) bool {
-	return uint64(len(q.items)) >= setFactor*uint64(f.n)
-}
-
-// setFactor is the items-to-N ratio above which the Set strategy is faster.
-const setFactor = 8
 
 // sortedValues hashes every item under f's key and returns their hashed
 // values in ascending order.
@@ -94,7 +70,7 @@ func (q *Query) sortedValues(f *Filter) []uint64 {
 	for i, it := range q.items {
 		q.hashes[i] = sipHash24(k0, k1, it)
 	}
-	h := sortHashes(q.hashes, q.spare, &q.counts)
+	h := sortHashes(q.spare, q.hashes, &q.counts)
 	fr := f.F()
 	for i, x := range h {
 		h[i] = reduce(x, fr) // monotone, so h stays sorted
@@ -114,21 +90,22 @@ func (q *Query) matchesSorted(dst []int, f *Filter) []int {
 		e[i].h = reduce(e[i].h, fr)
 	}
 	start := len(dst)
-	it := f.iter()
+	var d decoder
+	d.reset(f)
 	j := 0
-	for j < len(e) {
-		v, ok := it.next()
-		if !ok {
-			break
-		}
-		for j < len(e) && e[j].h < v {
-			j++
-		}
-		for ; j < len(e) && e[j].h == v; j++ {
-			dst = append(dst, int(e[j].i))
+	var v uint64
+	for c := d.next(); len(c) > 0 && j < len(e); c = d.next() {
+		for _, delta := range c {
+			v += delta
+			for j < len(e) && e[j].h < v {
+				j++
+			}
+			for ; j < len(e) && e[j].h == v; j++ {
+				dst = append(dst, int(e[j].i))
+			}
 		}
 	}
-	if it.err() != nil {
+	if d.r.Err() != nil {
 		return appendAll(dst[:start], n)
 	}
 	slices.Sort(dst[start:])

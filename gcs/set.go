@@ -1,6 +1,7 @@
 package gcs
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"slices"
 )
@@ -78,8 +79,12 @@ func (s *Set) Match(item []byte) bool {
 
 // MatchAny reports whether any of items may be in the set.
 func (s *Set) MatchAny(items [][]byte) bool {
+	if len(s.values) == 0 {
+		return false
+	}
+	k0, k1 := binary.LittleEndian.Uint64(s.key[:8]), binary.LittleEndian.Uint64(s.key[8:])
 	for _, it := range items {
-		if s.Match(it) {
+		if s.contains(reduce(sipHash24(k0, k1, it), s.f)) {
 			return true
 		}
 	}

@@ -22,24 +22,25 @@ const (
 	maxBucket = 64
 )
 
-// sortHashes sorts h ascending, using scratch (len(h) or more) and counts as
-// working storage, and returns the sorted slice: h or scratch.
-func sortHashes(h, scratch []uint64, counts *[]uint32) []uint64 {
-	if len(h) <= smallSort {
-		insertionSort(h, func(x uint64) uint64 { return x })
-		return h
+// sortHashes writes the hashes of src in ascending order to dst, which must
+// have room for them, and returns dst[:len(src)]. src is left as it was.
+func sortHashes(dst, src []uint64, counts *[]uint32) []uint64 {
+	out := dst[:len(src)]
+	if len(src) <= smallSort {
+		copy(out, src)
+		insertionSortHashes(out)
+		return out
 	}
-	shift, c := buckets(len(h), counts)
+	shift, c := buckets(len(src), counts)
 	big := false
-	for _, x := range h {
+	for _, x := range src {
 		c[x>>shift+1]++
 	}
 	for k := 1; k < len(c); k++ {
 		big = big || c[k] > maxBucket
 		c[k] += c[k-1]
 	}
-	out := scratch[:len(h)]
-	for _, x := range h {
+	for _, x := range src {
 		b := x >> shift
 		out[c[b]] = x
 		c[b]++
@@ -47,16 +48,15 @@ func sortHashes(h, scratch []uint64, counts *[]uint32) []uint64 {
 	if big {
 		slices.Sort(out)
 	} else {
-		insertionSort(out, func(x uint64) uint64 { return x })
+		insertionSortHashes(out)
 	}
 	return out
 }
 
 // sortEntries is sortHashes for entries, ordered by hash then index.
 func sortEntries(e, scratch []entry, counts *[]uint32) []entry {
-	key := func(x entry) uint64 { return x.h }
 	if len(e) <= smallSort {
-		insertionSort(e, key)
+		insertionSortEntries(e)
 		return e
 	}
 	shift, c := buckets(len(e), counts)
@@ -77,7 +77,7 @@ func sortEntries(e, scratch []entry, counts *[]uint32) []entry {
 	if big {
 		slices.SortFunc(out, func(a, b entry) int { return cmp.Or(cmp.Compare(a.h, b.h), cmp.Compare(a.i, b.i)) })
 	} else {
-		insertionSort(out, key)
+		insertionSortEntries(out)
 	}
 	return out
 }
@@ -95,13 +95,24 @@ func buckets(n int, counts *[]uint32) (uint, []uint32) {
 	return 64 - b, c
 }
 
-// insertionSort sorts s by key, stably; it is linear on nearly sorted input.
-func insertionSort[T any](s []T, key func(T) uint64) {
+// insertionSortHashes sorts s; it is linear on nearly sorted input.
+func insertionSortHashes(s []uint64) {
 	for i := 1; i < len(s); i++ {
 		x := s[i]
-		k := key(x)
 		j := i
-		for ; j > 0 && key(s[j-1]) > k; j-- {
+		for ; j > 0 && s[j-1] > x; j-- {
+			s[j] = s[j-1]
+		}
+		s[j] = x
+	}
+}
+
+// insertionSortEntries sorts s by hash, stably.
+func insertionSortEntries(s []entry) {
+	for i := 1; i < len(s); i++ {
+		x := s[i]
+		j := i
+		for ; j > 0 && s[j-1].h > x.h; j-- {
 			s[j] = s[j-1]
 		}
 		s[j] = x
