@@ -74,6 +74,25 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
+// BenchmarkBuilder is Build with a reused Builder, as an indexer building a
+// filter per block would; compare it with BenchmarkBuild's btcd figures.
+func BenchmarkBuilder(b *testing.B) {
+	for _, n := range []int{1000, 10_000, 100_000} {
+		r := rand.New(rand.NewPCG(uint64(n), 5))
+		key, items := randomKey(r), scripts(r, n)
+		b.Run(fmt.Sprintf("n=%d/chainsieve", n), func(b *testing.B) {
+			var bl Builder
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := bl.Build(basicParams, key, items); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perItem(b, n, "ns/item")
+		})
+	}
+}
+
 // BenchmarkMatch tests one non-member at a time against N = 10,000, cycling
 // through 64 of them: on average half the filter is decoded.
 func BenchmarkMatch(b *testing.B) {
