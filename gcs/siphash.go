@@ -38,6 +38,14 @@ func sipHash24(k0, k1 uint64, p []byte) uint64 {
 	v2 := k0 ^ 0x6c7967656e657261
 	v3 := k1 ^ 0x7465646279746573
 	n := len(p)
+	var tail uint64
+	if n >= 8 {
+		// The last n%8 bytes, read with one load that overlaps the last
+		// whole word: a shift by 64 (no tail) gives 0.
+		tail = binary.LittleEndian.Uint64(p[n-8:]) >> (64 - 8*uint(n%8))
+	} else {
+		tail = sipTail(p)
+	}
 	for ; len(p) >= 8; p = p[8:] {
 		m := binary.LittleEndian.Uint64(p)
 		v3 ^= m
@@ -45,7 +53,7 @@ func sipHash24(k0, k1 uint64, p []byte) uint64 {
 		v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
 		v0 ^= m
 	}
-	m := uint64(n)<<56 | sipTail(p)
+	m := uint64(n)<<56 | tail
 	v3 ^= m
 	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
 	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
