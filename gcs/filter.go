@@ -29,22 +29,25 @@ type Filter struct {
 // 2^32, exactly N codes must decode, and no byte may follow the one that holds
 // the last code's final bit. The padding bits of that byte are not checked,
 // as Core does not check them. Errors wrap [ErrCorrupt] and give the byte or
-// bit offset. Decode reads every code once and allocates nothing.
+// bit offset. Decode reads every code once and allocates nothing but an error.
 func Decode(p Params, key Key, data []byte) (Filter, error) {
 	f, err := DecodeUnchecked(p, key, data)
+	if err == nil {
+		err = f.validate()
+	}
 	if err != nil {
 		return Filter{}, err
 	}
-	return f, f.validate()
+	return f, nil
 }
 
 // DecodeUnchecked parses the CompactSize N of a filter whose bytes were
 // already verified, typically by their BIP157 filter hash against a header
 // chain, or by an earlier [Decode]. It checks only that N codes of at least
 // P+1 bits each fit in the data, which bounds the work of every query. If the
-// codes are nonetheless malformed, queries that meet the damage report a
-// possible match: for a light client a false positive costs a block download,
-// while a false negative would hide a payment.
+// codes are nonetheless malformed, a query that decodes into the damage
+// reports a possible match: for a light client a false positive costs a block
+// download, while a false negative would hide a payment.
 func DecodeUnchecked(p Params, key Key, data []byte) (Filter, error) {
 	if err := p.check(); err != nil {
 		return Filter{}, err

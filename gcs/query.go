@@ -7,9 +7,9 @@ import (
 
 // Query is a list of items, such as a wallet's scripts, to test against many
 // filters. Every block has its own key, so the items are hashed again for
-// each filter; a Query keeps the hashes, sort buffers and decoded values in
-// scratch space that it reuses, so that once the buffers have grown, matching
-// a filter allocates nothing.
+// each filter; a Query keeps the hashes and sort buffers in scratch space
+// that it reuses, so that once the buffers have grown, matching a filter
+// allocates nothing.
 //
 // A Query refers to its items without copying them. It is not safe for
 // concurrent use: give each goroutine its own.
@@ -42,7 +42,7 @@ func (q *Query) Len() int { return len(q.items) }
 // It hashes the items under f's key, sorts them in linear time and walks
 // them and the set together, stopping at the first match or once past the
 // last item (BIP158 appendix B). Decoding the set into a [Set] and probing it
-// instead was measured slower at every ratio of items to N (docs/gcs.md).
+// instead was measured no faster at any ratio of items to N (docs/gcs.md).
 func (q *Query) MatchAny(f *Filter) bool {
 	if len(q.items) == 0 || f.n == 0 {
 		return false
