@@ -3,6 +3,7 @@ package gcs
 import (
 	"encoding/hex"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -148,5 +149,26 @@ func TestUncheckedDamageMatches(t *testing.T) {
 	}
 	if _, err := f.Values(nil); err == nil {
 		t.Errorf("Values(damaged) = nil error")
+	}
+}
+
+// TestHostileSizesStayBounded feeds claims of up to 2^32-1 codes over a few
+// bytes: they are rejected before any work or allocation that depends on N,
+// so each call allocates only its error message.
+func TestHostileSizesStayBounded(t *testing.T) {
+	for _, in := range []string{"feffffffff", "feffffffff00000000", "fe00000100" + strings.Repeat("ff", 100)} {
+		data, _ := hex.DecodeString(in)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		var err error
+		for range 100 {
+			if _, err = Decode(basicParams, Key{}, data); err == nil {
+				break
+			}
+		}
+		runtime.ReadMemStats(&after)
+		if perCall := (after.TotalAlloc - before.TotalAlloc) / 100; err == nil || perCall > 1024 {
+			t.Errorf("Decode(%s) = %v, allocating %d bytes per call; want an error and under 1 KiB", in, err, perCall)
+		}
 	}
 }

@@ -9,10 +9,11 @@
 // that does not with probability 1/M per item. BIP158 basic filters use
 // P = 19, M = 784931 and the block hash as key.
 //
-// Use [Build] or [BuildBasic] to make a filter, [Decode] or [DecodeBasic] to
-// read one from a peer, [Filter.Match] for one item, and a [Query], reused
-// across filters, to test a wallet's scripts against filter after filter
-// without allocating. [Set] decodes a filter once for many single-item tests.
+// Use [Build] or [BuildBasic] to make a filter (a reused [Builder] for many),
+// [Decode] or [DecodeBasic] to read one from a peer, [Filter.Match] for one
+// item, and a [Query], reused across filters, to test a wallet's scripts
+// against filter after filter without allocating. [Set] decodes a filter once
+// for many single-item tests.
 // [FilterHash], [FilterHeader], [CFHeaders] and [VerifyHeaders] check filters
 // against the BIP157 header chain.
 //
