@@ -3,6 +3,7 @@ module github.com/chainsieve/chainsieve
 go 1.26.0
 
 require (
+	github.com/aead/siphash v1.0.1
 	github.com/bits-and-blooms/bitset v1.29.0
 	github.com/bits-and-blooms/bloom/v3 v3.7.1
 	github.com/btcsuite/btcd v0.26.2
@@ -25,7 +26,6 @@ require (
 	github.com/RaduBerinde/btreemap v0.0.0-20250419174037-3d62b7205d54 // indirect
 	github.com/StackExchange/wmi v1.2.1 // indirect
 	github.com/VictoriaMetrics/fastcache v1.13.0 // indirect
-	github.com/aead/siphash v1.0.1 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/btcsuite/btcd/v2transport v1.1.0 // indirect
 	github.com/btcsuite/btclog v1.0.0 // indirect

@@ -1,10 +1,12 @@
 package bitio
 
 import (
+	"bytes"
 	"encoding/hex"
 	"errors"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -128,6 +130,61 @@ func TestRoundTripRandom(t *testing.T) {
 	}
 }
 
+// TestReadRice checks ReadRice against ReadUnary and ReadBits on random
+// codes of every parameter, including quotients longer than the accumulator.
+func TestReadRice(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for p := uint(0); p <= 56; p++ {
+		var w Writer
+		want := make([]uint64, 300)
+		for i := range want {
+			q := uint64(r.IntN(4))
+			if r.IntN(20) == 0 {
+				q = uint64(r.IntN(200))
+			}
+			want[i] = q<<p | r.Uint64()&lowMask(p)
+			w.WriteUnary(q)
+			w.WriteBits(want[i], p)
+		}
+		var w2 Writer
+		for _, v := range want {
+			w2.WriteRice(v, p)
+		}
+		if !bytes.Equal(w2.Bytes(), w.Bytes()) {
+			t.Fatalf("WriteRice(p=%d) wrote %x, WriteUnary+WriteBits %x", p, w2.Bytes(), w.Bytes())
+		}
+		rd := NewReader(w.Bytes())
+		for i, v := range want {
+			if got := rd.ReadRice(p); got != v || rd.Err() != nil {
+				t.Fatalf("ReadRice(%d) code %d = %#x (err %v), want %#x", p, i, got, rd.Err(), v)
+			}
+		}
+		batch := NewReader(w.Bytes())
+		got := make([]uint64, len(want))
+		for i := 0; i < len(got); {
+			n := min(1+r.IntN(70), len(got)-i)
+			batch.ReadRices(got[i:i+n], p)
+			i += n
+		}
+		if !slices.Equal(got, want) || batch.Err() != nil || batch.Offset() != w.Len() {
+			t.Fatalf("ReadRices(%d) = %v (err %v, offset %d), want ReadRice's %v", p, got, batch.Err(), batch.Offset(), want)
+		}
+		over := make([]uint64, 3)
+		batch.ReadRices(over, p)
+		if batch.Err() == nil && batch.Remaining() < 3*(uint64(p)+1) {
+			t.Errorf("ReadRices(%d) past the end gave no error", p)
+		}
+		if rd.Offset() != w.Len() {
+			t.Errorf("ReadRice(%d): Offset() = %d after all codes, want %d", p, rd.Offset(), w.Len())
+		}
+		if rd.Remaining() < uint64(p)+1 {
+			if got := rd.ReadRice(p); got != 0 || rd.Err() == nil {
+				t.Errorf("ReadRice(%d) past the end = %d, %v; want 0 and an error", p, got, rd.Err())
+			}
+		}
+	}
+}
+
 func TestReaderStickyError(t *testing.T) {
 	r := NewReader([]byte{0xff, 0xff})
 	if got := r.ReadBits(12); got != 0xfff {
@@ -150,7 +207,7 @@ func TestReaderStickyError(t *testing.T) {
 }
 
 func TestReaderZeroAllocs(t *testing.T) {
-	data := make([]byte, 64)
+	data := make([]byte, 256)
 	for i := range data {
 		data[i] = byte(i * 37)
 	}
@@ -160,6 +217,7 @@ func TestReaderZeroAllocs(t *testing.T) {
 		for range 20 {
 			r.ReadUnary()
 			r.ReadBits(19)
+			r.ReadRice(19)
 		}
 	})
 	if allocs != 0 {
@@ -173,11 +231,38 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte{0x9d, 0xfc, 0xa8}, []byte{0xff, 19})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe}, []byte{0xff, 64, 0xff})
 	f.Add([]byte{}, []byte{1})
+	f.Add([]byte{0x9d, 0xfc, 0xa8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x12}, []byte{0xc0 + 19, 0xc0 + 3, 0xc0})
 	f.Fuzz(func(t *testing.T, data, script []byte) {
 		r := NewReader(data)
 		var pos uint64
 		total := uint64(len(data)) * 8
 		for _, op := range script {
+			if op >= 0xc0 && op <= 0xf8 { // ReadRice(0..56)
+				p := uint(op - 0xc0)
+				start := pos
+				got := r.ReadRice(p)
+				var q uint64
+				for pos < total && naiveBit(data, pos) == 1 {
+					q++
+					pos++
+				}
+				if pos+1+uint64(p) > total {
+					if r.Err() == nil || got != 0 {
+						t.Fatalf("ReadRice(%d) at bit %d of %d = %d, %v; want 0 and an error", p, start, total, got, r.Err())
+					}
+					return
+				}
+				pos++
+				want := q
+				for range p {
+					want = want<<1 | naiveBit(data, pos)
+					pos++
+				}
+				if got != want || r.Err() != nil || r.Offset() != pos {
+					t.Fatalf("ReadRice(%d) at bit %d = %#x, %v, offset %d; want %#x, offset %d", p, start, got, r.Err(), r.Offset(), want, pos)
+				}
+				continue
+			}
 			if op == 0xff {
 				got := r.ReadUnary()
 				var want uint64

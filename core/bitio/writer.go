@@ -39,6 +39,19 @@ func (w *Writer) WriteUnary(q uint64) {
 	w.write(lowMask(uint(q))<<1, uint(q)+1)
 }
 
+// WriteRice writes the Golomb-Rice code of v with parameter p, 0 to 56: v>>p
+// in unary, then the low p bits of v. A code of up to 32 bits, the common
+// case, is written in one step.
+func (w *Writer) WriteRice(v uint64, p uint) {
+	q := v >> p
+	if n := uint(q) + 1 + p; q < 32 && n <= 32 {
+		w.write((lowMask(uint(q))<<1)<<p|v&lowMask(p), n)
+		return
+	}
+	w.WriteUnary(q)
+	w.WriteBits(v, p)
+}
+
 func lowMask(n uint) uint64 { return 1<<n - 1 } // n == 64 wraps to all ones
 
 // write appends n <= 32 bits of v, which has no bits above n.

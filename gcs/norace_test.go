@@ -1,0 +1,5 @@
+//go:build !race
+
+package gcs
+
+const raceEnabled = false
