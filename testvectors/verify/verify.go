@@ -103,12 +103,3 @@ func result(name string, err error, detail string) Result {
 	}
 	return Result{Name: name, Status: Pass, Detail: detail}
 }
-
-// unchecked reports every named vector as not yet checkable.
-func unchecked(why string, names ...string) []Result {
-	out := make([]Result, len(names))
-	for i, n := range names {
-		out[i] = Result{Name: n, Status: Unchecked, Detail: why}
-	}
-	return out
-}
