@@ -3,6 +3,8 @@ package bip37
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/chainsieve/chainsieve/core/compactsize"
 )
 
 // The filterload payload: CompactSize(len(data)) ‖ data ‖ uint32le
@@ -10,7 +12,7 @@ import (
 
 // AppendBinary appends the filterload payload of f to b.
 func (f *Filter) AppendBinary(b []byte) ([]byte, error) {
-	b = appendCompactSize(b, uint64(len(f.data)))
+	b = compactsize.Append(b, uint64(len(f.data)))
 	b = append(b, f.data...)
 	b = binary.LittleEndian.AppendUint32(b, f.hashFuncs)
 	b = binary.LittleEndian.AppendUint32(b, f.tweak)
@@ -48,45 +50,18 @@ func (f *Filter) UnmarshalBinary(b []byte) error {
 	return nil
 }
 
-// appendCompactSize appends Bitcoin's variable-length integer.
-func appendCompactSize(b []byte, v uint64) []byte {
-	switch {
-	case v < 0xfd:
-		return append(b, byte(v))
-	case v <= 0xffff:
-		return binary.LittleEndian.AppendUint16(append(b, 0xfd), uint16(v))
-	case v <= 0xffffffff:
-		return binary.LittleEndian.AppendUint32(append(b, 0xfe), uint32(v))
-	}
-	return binary.LittleEndian.AppendUint64(append(b, 0xff), v)
-}
-
 // readCompactSize reads a CompactSize at b[off:] and returns it with the
 // offset after it. Like Core it rejects encodings longer than needed.
 func readCompactSize(b []byte, off int, what string) (uint64, int, error) {
 	if off >= len(b) {
 		return 0, off, fmt.Errorf("bip37: %s: truncated at byte %d, want a length", what, off)
 	}
-	width, least := 0, uint64(0)
-	switch b[off] {
-	case 0xfd:
-		width, least = 2, 0xfd
-	case 0xfe:
-		width, least = 4, 0x10000
-	case 0xff:
-		width, least = 8, 0x100000000
-	default:
-		return uint64(b[off]), off + 1, nil
-	}
-	if len(b)-off-1 < width {
+	v, n, err := compactsize.Read(b[off:])
+	switch err {
+	case compactsize.ErrShort:
 		return 0, off, fmt.Errorf("bip37: %s: truncated length at byte %d", what, off)
-	}
-	var v uint64
-	for i := width; i >= 1; i-- {
-		v = v<<8 | uint64(b[off+i])
-	}
-	if v < least {
+	case compactsize.ErrNonCanonical:
 		return 0, off, fmt.Errorf("bip37: %s: non-canonical length %d at byte %d", what, v, off)
 	}
-	return v, off + 1 + width, nil
+	return v, off + n, nil
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/chainsieve/chainsieve/core/compactsize"
 )
 
 func TestFilterUnmarshalBinary(t *testing.T) {
@@ -61,7 +63,7 @@ func TestFilterEncodingMatchesBTCD(t *testing.T) {
 
 func TestCompactSize(t *testing.T) {
 	for _, v := range []uint64{0, 0xfc, 0xfd, 0xffff, 0x10000, 0xffffffff, 0x100000000, 1<<64 - 1} {
-		enc := appendCompactSize(nil, v)
+		enc := compactsize.Append(nil, v)
 		var buf bytes.Buffer
 		wire.WriteVarInt(&buf, 0, v)
 		got, off, err := readCompactSize(enc, 0, "test")

@@ -7,6 +7,8 @@ import (
 
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/chainsieve/chainsieve/core/compactsize"
 )
 
 // The merkleblock payload: 80-byte block header ‖ the partial tree, which is
@@ -18,11 +20,11 @@ const headerSize = 80
 // AppendBinary appends the serialised tree to b.
 func (t *PartialTree) AppendBinary(b []byte) ([]byte, error) {
 	b = binary.LittleEndian.AppendUint32(b, t.Transactions)
-	b = appendCompactSize(b, uint64(len(t.Hashes)))
+	b = compactsize.Append(b, uint64(len(t.Hashes)))
 	for i := range t.Hashes {
 		b = append(b, t.Hashes[i][:]...)
 	}
-	b = appendCompactSize(b, uint64(len(t.Flags)))
+	b = compactsize.Append(b, uint64(len(t.Flags)))
 	return append(b, t.Flags...), nil
 }
 
@@ -81,11 +83,11 @@ func (t *PartialTree) decode(b []byte, off int) (int, error) {
 func AppendMerkleBlock(b []byte, msg *wire.MsgMerkleBlock) []byte {
 	b = appendHeader(b, &msg.Header)
 	b = binary.LittleEndian.AppendUint32(b, msg.Transactions)
-	b = appendCompactSize(b, uint64(len(msg.Hashes)))
+	b = compactsize.Append(b, uint64(len(msg.Hashes)))
 	for _, h := range msg.Hashes {
 		b = append(b, h[:]...)
 	}
-	b = appendCompactSize(b, uint64(len(msg.Flags)))
+	b = compactsize.Append(b, uint64(len(msg.Flags)))
 	return append(b, msg.Flags...)
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/chainsieve/chainsieve/core/bitio"
+	"github.com/chainsieve/chainsieve/core/compactsize"
 )
 
 // Build encodes the set of elements as a Golomb-coded set under key. Equal
@@ -109,7 +110,7 @@ func distinctWithHash(h uint64, byElement []uint64, elements [][]byte) int {
 // the hashes' values; reduction preserves their order.
 func encode(dst []byte, p Params, sorted []uint64) []byte {
 	f := uint64(len(sorted)) * p.M
-	w := bitio.NewWriter(appendCompactSize(dst, uint64(len(sorted))))
+	w := bitio.NewWriter(compactsize.Append(dst, uint64(len(sorted))))
 	var last uint64
 	for _, h := range sorted {
 		v := reduce(h, f)

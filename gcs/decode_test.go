@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/chainsieve/chainsieve/core/compactsize"
 )
 
 func TestCompactSize(t *testing.T) {
@@ -36,8 +38,8 @@ func TestCompactSize(t *testing.T) {
 			t.Errorf("readCompactSize(%s) = %d, %d, %v; want %d, %d, %q", tt.in, n, size, err, tt.want, tt.size, tt.wantErr)
 		}
 		if err == nil {
-			if got := hex.EncodeToString(appendCompactSize(nil, n)); got != tt.in {
-				t.Errorf("appendCompactSize(%d) = %s, want %s", n, got, tt.in)
+			if got := hex.EncodeToString(compactsize.Append(nil, n)); got != tt.in {
+				t.Errorf("compactsize.Append(%d) = %s, want %s", n, got, tt.in)
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	btcdgcs "github.com/btcsuite/btcd/btcutil/v2/gcs"
 
 	"github.com/chainsieve/chainsieve/core/bitio"
+	"github.com/chainsieve/chainsieve/core/compactsize"
 )
 
 // Seeds: BIP158 testnet-19 filters (heights 0, 49291, 1414221) and the
@@ -79,7 +80,7 @@ func FuzzDecode(f *testing.F) {
 // reencode codes decoded values again, returning the bytes and the number
 // of zero padding bits: the ones Decode, like Core, ignores.
 func reencode(p Params, values []uint64) ([]byte, uint) {
-	w := bitio.NewWriter(appendCompactSize(nil, uint64(len(values))))
+	w := bitio.NewWriter(compactsize.Append(nil, uint64(len(values))))
 	var last uint64
 	for _, v := range values {
 		w.WriteUnary((v - last) >> p.P)
