@@ -13,7 +13,7 @@ import (
 func scan(t *testing.T, sc *spvtest.Scenario, addr string, cfg Config) ([]spv.Tx, spv.Stats, error) {
 	t.Helper()
 	var found []spv.Tx
-	cfg.Session = spvtest.Dial(t, addr, sc.Network, wire.SFNodeCF)
+	cfg.Session = spvtest.Dial(t, addr, sc.Network, wire.SFNodeCF, 0)
 	chain, err := spv.NewChain(sc.Network)
 	if err != nil {
 		t.Fatal(err)

@@ -106,16 +106,19 @@ func indexes(addrs []*livenode.Addr) []int {
 }
 
 // Dial connects to the node at addr (a loopback address) for network n,
-// requiring services, with a timeout short enough for tests. The session
-// is closed when the test ends.
-func Dial(t testing.TB, addr string, n *spv.Network, services wire.ServiceFlag) *spv.Session {
+// requiring services, with the given timeout for each wait (zero means
+// [Timeout]). The session is closed when the test ends.
+func Dial(t testing.TB, addr string, n *spv.Network, services wire.ServiceFlag, timeout time.Duration) *spv.Session {
 	t.Helper()
 	if err := checkLoopback(addr); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	s, err := spv.Dial(ctx, addr, spv.Config{Network: n, Services: services, Timeout: Timeout})
+	if timeout == 0 {
+		timeout = Timeout
+	}
+	s, err := spv.Dial(ctx, addr, spv.Config{Network: n, Services: services, Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,8 +126,8 @@ func Dial(t testing.TB, addr string, n *spv.Network, services wire.ServiceFlag) 
 	return s
 }
 
-// Timeout bounds each wait of a test session: long enough for a loaded
-// machine, short enough for a stall test.
+// Timeout bounds each wait of a test session by default: long enough for
+// a loaded machine.
 const Timeout = 10 * time.Second
 
 // checkLoopback refuses any address but a literal loopback IP: tests talk
