@@ -21,11 +21,11 @@ func (r *scanner) batch(ctx context.Context, lo, hi int32) error {
 	if err != nil {
 		return err
 	}
-	r.lo, r.next = lo, lo
+	r.lo, r.hi, r.next = lo, hi, lo
 	err = r.Session.Replies(ctx, nonce, func(msg wire.Message) error {
 		switch m := msg.(type) {
 		case *wire.MsgMerkleBlock:
-			return r.merkleBlock(m, hi)
+			return r.merkleBlock(m)
 		case *wire.MsgTx:
 			return r.tx(m)
 		case *wire.MsgNotFound:
@@ -38,8 +38,8 @@ func (r *scanner) batch(ctx context.Context, lo, hi int32) error {
 	if err != nil {
 		return err
 	}
-	if missing := r.col.Missing(); len(missing) > 0 {
-		return r.misbehaving(r.next-1, "the merkle block proves %d transactions the peer withheld, first %s", len(missing), missing[0])
+	if err := r.withheld(); err != nil {
+		return err
 	}
 	if r.next <= hi {
 		return r.misbehaving(r.next, "getdata for filtered blocks %d to %d answered with %d merkle blocks", lo, hi, r.next-lo)
@@ -47,11 +47,23 @@ func (r *scanner) batch(ctx context.Context, lo, hi int32) error {
 	return nil
 }
 
+// withheld reports the transactions the last merkle block proves that
+// have not arrived.
+func (r *scanner) withheld() error {
+	if missing := r.col.Missing(); len(missing) > 0 {
+		return r.misbehaving(r.next-1, "the merkle block proves %d transactions the peer withheld, first %s", len(missing), missing[0])
+	}
+	return nil
+}
+
 // merkleBlock checks that m is the next block of the chain and verifies
 // its proof.
-func (r *scanner) merkleBlock(m *wire.MsgMerkleBlock, hi int32) error {
-	if r.next > hi {
-		return r.misbehaving(hi, "a merkle block beyond the request arrived")
+func (r *scanner) merkleBlock(m *wire.MsgMerkleBlock) error {
+	if err := r.withheld(); err != nil {
+		return err
+	}
+	if r.next > r.hi {
+		return r.misbehaving(r.hi, "a merkle block beyond the request arrived")
 	}
 	h := r.next
 	if got, want := m.Header.BlockHash(), r.Chain.Hash(h); got != want {
@@ -71,13 +83,15 @@ func (r *scanner) merkleBlock(m *wire.MsgMerkleBlock, hi int32) error {
 // tx passes a transaction to the collector: it belongs to the last merkle
 // block, and any other is one the peer was not asked for.
 func (r *scanner) tx(m *wire.MsgTx) error {
-	h := max(r.next-1, r.lo)
+	if r.col.Missing() == nil {
+		return r.misbehaving(min(r.next, r.hi), "transaction %s arrived while no merkle block was pending (its merkle block withheld, or one it does not belong to)", m.TxHash())
+	}
 	fb, err := r.col.Tx(m)
 	if err != nil {
-		return r.misbehaving(h, "%v", err)
+		return r.misbehaving(r.next-1, "%v", err)
 	}
 	if fb != nil {
-		return r.block(fb, h)
+		return r.block(fb, r.next-1)
 	}
 	return nil
 }

@@ -52,7 +52,7 @@ type scanner struct {
 	stats  spv.Stats
 	mirror *bip37.Filter // the peer's copy of the filter, as it evolves
 	col    bip37.Collector
-	lo     int32 // first height of the current request
+	lo, hi int32 // the heights of the current request
 	next   int32 // height of the next merkle block expected
 }
 

@@ -68,7 +68,7 @@ func (r *scanner) block(c candidate, b *wire.MsgBlock) error {
 	hash := r.Chain.Hash(c.height)
 	txids, err := spv.VerifyBlock(b, hash)
 	if err != nil {
-		return r.misbehaving(c.height, "%v", err)
+		return r.blockError(c.height, err)
 	}
 	if err := r.set.Reset(&c.filter); err != nil {
 		return r.misbehaving(c.height, "filter: %v", err)

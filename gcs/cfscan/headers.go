@@ -19,16 +19,15 @@ import (
 func (r *scanner) filterHeaders(ctx context.Context) error {
 	start, end := int32(0), r.To
 	var prev chainhash.Hash // the header before start, if known
-	known := true
+	known, checked := true, 0
 	if cp := r.Checkpoint; cp != nil {
 		if h := int32(cp.Height); h < r.From {
-			start, prev = h+1, cp.Header
+			start, prev, checked = h+1, cp.Header, 1
 		} else {
 			start, end, known = r.From, max(end, h), false
 		}
 	}
 	r.fhashes = make([]chainhash.Hash, 0, r.To-r.From+1)
-	checked := 0
 	for lo := start; lo <= end; lo += wire.MaxCFHeadersPerMsg {
 		hi := min(lo+wire.MaxCFHeadersPerMsg-1, end)
 		msg, err := r.cfheaders(ctx, lo, hi)

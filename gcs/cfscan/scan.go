@@ -102,7 +102,13 @@ func (r *scanner) bounds() error {
 }
 
 // misbehaving returns an error about the block at height that wraps
-// spv.ErrMisbehaving and err, if any.
+// spv.ErrMisbehaving.
 func (r *scanner) misbehaving(height int32, format string, args ...any) error {
 	return fmt.Errorf("cfscan: block %d (%s): %s: %w", height, r.Chain.Hash(height), fmt.Sprintf(format, args...), spv.ErrMisbehaving)
+}
+
+// blockError names the block at height in err, which already wraps
+// spv.ErrMisbehaving.
+func (r *scanner) blockError(height int32, err error) error {
+	return fmt.Errorf("cfscan: block %d (%s): %w", height, r.Chain.Hash(height), err)
 }
