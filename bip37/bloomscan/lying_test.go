@@ -76,9 +76,9 @@ func TestLyingPeer(t *testing.T) {
 			}
 			return keep(m)
 		}), 0, "withheld", spv.ErrMisbehaving, spendHeight},
-		{"transaction not proven", edit(func(m *wire.MsgTx) []wire.Message {
-			if m.TxHash() == wanted {
-				return []wire.Message{m, stranger}
+		{"transaction not proven", edit(func(m *wire.MsgMerkleBlock) []wire.Message {
+			if m.Header.PrevBlock == spent {
+				return []wire.Message{stranger, m}
 			}
 			return keep(m)
 		}), 0, "no merkle block was pending", spv.ErrMisbehaving, spendHeight + 1},
@@ -95,25 +95,14 @@ func TestLyingPeer(t *testing.T) {
 			}
 			return keep(m)
 		}), 0, "no merkle block was pending", spv.ErrMisbehaving, spendHeight},
-		{"last merkle block withheld", edit(func(m *wire.MsgMerkleBlock) []wire.Message {
-			if m.Header.PrevBlock == mustHash(t, sc, sc.Tip-1) {
-				return nil
-			}
-			return keep(m)
-		}), 0, "answered with", spv.ErrMisbehaving, sc.Tip},
+		{"last merkle block withheld", withholdLast(mustHash(t, sc, sc.Tip)), 0, "answered with", spv.ErrMisbehaving, sc.Tip},
 		{"malformed merkle block", edit(func(m *wire.MsgMerkleBlock) []wire.Message {
 			if m.Header.BlockHash() == spent {
 				return []wire.Message{spvtest.BadChecksum(m, sc.Network)}
 			}
 			return keep(m)
 		}), 0, "malformed message", spv.ErrMisbehaving, spendHeight},
-		{"stall", func(msg wire.Message) []wire.Message {
-			switch msg.(type) {
-			case *wire.MsgMerkleBlock, *wire.MsgPong:
-				return nil
-			}
-			return keep(msg)
-		}, time.Second, "sent nothing it owed", spv.ErrStalled, 0},
+		{"stall", stall(), time.Second, "sent nothing it owed", spv.ErrStalled, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -138,4 +127,41 @@ func mustHash(t *testing.T, sc *spvtest.Scenario, h int32) chainhash.Hash {
 		t.Fatal(err)
 	}
 	return hash
+}
+
+// withholdLast returns an Edit that drops the merkle block of the block
+// tip and the transactions that follow it.
+func withholdLast(tip chainhash.Hash) spvtest.Edit {
+	dropping := false
+	return func(msg wire.Message) []wire.Message {
+		switch m := msg.(type) {
+		case *wire.MsgMerkleBlock:
+			dropping = m.Header.BlockHash() == tip
+		case *wire.MsgTx:
+		case *wire.MsgPong:
+			dropping = false
+		}
+		if dropping {
+			return nil
+		}
+		return keep(msg)
+	}
+}
+
+// stall returns an Edit that drops every merkle block and transaction
+// and, from the first on, the pongs that would end the request.
+func stall() spvtest.Edit {
+	stalled := false
+	return func(msg wire.Message) []wire.Message {
+		switch msg.(type) {
+		case *wire.MsgMerkleBlock, *wire.MsgTx:
+			stalled = true
+			return nil
+		case *wire.MsgPong:
+			if stalled {
+				return nil
+			}
+		}
+		return keep(msg)
+	}
 }

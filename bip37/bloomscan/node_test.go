@@ -46,8 +46,14 @@ func TestNodes(t *testing.T) {
 			}
 			sc.Check(t, found, 0, sc.Tip)
 			if st.Blocks != int(sc.Tip)+1 || st.MerkleBlocks != st.Blocks || st.WalletTxs != len(found) ||
-				st.TxsReceived != st.WalletTxs+st.FalsePositives || st.Unfiltered != 0 {
-				t.Errorf("stats %+v: want %d merkle blocks, every transaction received the wallet's or a false positive, none unfiltered", st, sc.Tip+1)
+				st.TxsReceived != st.WalletTxs+st.FalsePositives || st.Unfiltered > st.FalsePositives {
+				t.Errorf("stats %+v: want %d merkle blocks, every transaction received the wallet's or a false positive", st, sc.Tip+1)
+			}
+			// Core matches as our copy of the filter does. btcd also tests
+			// the empty push of segwit outputs (docs/bip37.md, divergence 4)
+			// and inserts their outpoints, so it may send a few more.
+			if n.name == "litecoind" && st.Unfiltered != 0 {
+				t.Errorf("litecoind sent %d transactions the filter does not match", st.Unfiltered)
 			}
 			t.Logf("%s: %d wallet transactions, %d received (%d false positives), filter %d B at %.2f fill, %d B received, %d B sent, %d round trips, %v",
 				n.name, len(found), st.TxsReceived, st.FalsePositives, st.FilterSize, st.FilterFill,

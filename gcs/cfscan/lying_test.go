@@ -138,13 +138,7 @@ func TestLyingPeer(t *testing.T) {
 			nf.AddInvVect(wire.NewInvVect(wire.InvTypeBlock, &h))
 			return []wire.Message{nf}
 		}), nil, 0, "notfound", spv.ErrMisbehaving},
-		{"stall", func(msg wire.Message) []wire.Message {
-			switch msg.(type) {
-			case *wire.MsgCFilter, *wire.MsgPong:
-				return nil
-			}
-			return keep(msg)
-		}, nil, time.Second, "sent nothing it owed", spv.ErrStalled},
+		{"stall", stallOn[*wire.MsgCFilter](), nil, time.Second, "sent nothing it owed", spv.ErrStalled},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -160,5 +154,23 @@ func TestLyingPeer(t *testing.T) {
 			}
 			t.Log(err)
 		})
+	}
+}
+
+// stallOn returns an Edit that drops every message of type M and, from the
+// first on, the pongs that would end the request.
+func stallOn[M wire.Message]() spvtest.Edit {
+	stalled := false
+	return func(msg wire.Message) []wire.Message {
+		switch msg.(type) {
+		case M:
+			stalled = true
+			return nil
+		case *wire.MsgPong:
+			if stalled {
+				return nil
+			}
+		}
+		return keep(msg)
 	}
 }

@@ -45,7 +45,7 @@ type Stats struct {
 	// bip37
 	MerkleBlocks int     // merkle blocks verified
 	TxsReceived  int     // transactions the merkle blocks proved and the peer sent
-	Unfiltered   int     // of those, how many our copy of the filter does not match
+	Unfiltered   int     // of those, how many our copy of the filter (Core's rules) does not match: btcd also matches empty pushes (docs/bip37.md)
 	FilterSize   int     // bytes of the loaded filter
 	FilterFill   float64 // fraction of its bits set once the scan ended (the peer's copy)
 
