@@ -50,7 +50,7 @@ func (r *scanner) cfilters(ctx context.Context, lo, hi int32) ([]candidate, erro
 		if err != nil {
 			return err
 		}
-		if r.match(&f, m.Data) {
+		if r.matches(&f, m.Data) {
 			matched = append(matched, candidate{next, f})
 		}
 		r.stats.Filters++

@@ -32,8 +32,8 @@ type Config struct {
 	// Progress, if set, is called after each block's filter.
 	Progress func(spv.Progress)
 
-	// match tests a verified filter; nil means the reused gcs.Query.
-	// Benchmarks swap in other matchers.
+	// match, if set, replaces the reused gcs.Query: benchmarks compare
+	// other matchers.
 	match func(f *gcs.Filter, data []byte) bool
 }
 
@@ -41,6 +41,7 @@ type Config struct {
 type scanner struct {
 	Config
 	stats   spv.Stats
+	query   *gcs.Query       // the wallet's scripts
 	fhashes []chainhash.Hash // filter hashes of From..To, from verified cfheaders
 	set     gcs.Set          // a candidate block's filter, decoded
 }
@@ -72,10 +73,7 @@ func (r *scanner) run(ctx context.Context) error {
 	if err := r.bounds(); err != nil {
 		return err
 	}
-	if r.match == nil {
-		q := gcs.NewQuery(r.Watch.Scripts())
-		r.match = func(f *gcs.Filter, _ []byte) bool { return q.MatchAny(f) }
-	}
+	r.query = gcs.NewQuery(r.Watch.Scripts())
 	if err := r.filterHeaders(ctx); err != nil {
 		return err
 	}
@@ -111,4 +109,13 @@ func (r *scanner) misbehaving(height int32, format string, args ...any) error {
 // spv.ErrMisbehaving.
 func (r *scanner) blockError(height int32, err error) error {
 	return fmt.Errorf("cfscan: block %d (%s): %w", height, r.Chain.Hash(height), err)
+}
+
+// matches reports whether f, verified, may hold a watched script.
+func (r *scanner) matches(f *gcs.Filter, data []byte) bool {
+	if r.match != nil {
+		g := *f // a copy, so that f does not escape through the func value
+		return r.match(&g, data)
+	}
+	return r.query.MatchAny(f)
 }

@@ -38,10 +38,12 @@ func randomBlock(r *rand.Rand, n int) *wire.MsgBlock {
 	return b
 }
 
+func newRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
+
 // TestVerifyBlockBTCD checks merkle roots against btcd's for every size up
 // to 70 transactions.
 func TestVerifyBlockBTCD(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
+	r := newRand()
 	for n := 1; n <= 70; n++ {
 		b := randomBlock(r, n)
 		txids, err := VerifyBlock(b, b.BlockHash())

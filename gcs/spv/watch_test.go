@@ -61,3 +61,22 @@ func TestWatchCheck(t *testing.T) {
 		t.Errorf("Check(the same spend again) = %v, %v, want nothing: the coin is gone", ins, outs)
 	}
 }
+
+// TestWatchCheckAllocs pins the per-transaction path: a transaction that
+// is not the wallet's costs no allocation.
+func TestWatchCheckAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes allocation counts")
+	}
+	w, err := NewWatch([]address.Address{mustAddress(t, "mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := wire.NewMsgTx(2)
+	tx.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{8}}, nil, nil))
+	tx.AddTxOut(wire.NewTxOut(5, []byte{0x00, 0x14, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}))
+	txid := tx.TxHash()
+	if n := testing.AllocsPerRun(100, func() { w.Check(tx, txid) }); n != 0 {
+		t.Errorf("Check(a transaction not the wallet's) allocates %v times, want 0", n)
+	}
+}

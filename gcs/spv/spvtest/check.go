@@ -31,10 +31,20 @@ func (sc *Scenario) Addresses() []*livenode.Addr { return sc.Wallet.Addresses() 
 
 // Watch returns a watch of the wallet's addresses and of coins.
 func (sc *Scenario) Watch(t testing.TB, coins ...wire.OutPoint) *spv.Watch {
+	return sc.WatchDecoys(t, 0, coins...)
+}
+
+// WatchDecoys returns a watch of the wallet's addresses, decoys more that
+// no transaction uses, and coins: a wallet of realistic size.
+func (sc *Scenario) WatchDecoys(t testing.TB, decoys int, coins ...wire.OutPoint) *spv.Watch {
 	t.Helper()
 	var addrs []address.Address
 	for _, a := range sc.Wallet.Addresses() {
 		addrs = append(addrs, a.Address)
+	}
+	d := livenode.NewWallet("spvtest decoys", regtest)
+	for i := range decoys {
+		addrs = append(addrs, d.NewAddress(livenode.AddrType(i%3)).Address)
 	}
 	w, err := spv.NewWatch(addrs, coins)
 	if err != nil {

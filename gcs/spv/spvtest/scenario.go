@@ -54,6 +54,15 @@ type Scenario struct {
 
 var regtest = &chaincfg.RegressionNetParams
 
+// Bench is the scenario the scan benchmarks share: 150 filler blocks of 40
+// unrelated outputs each, so that every filter holds about 40 to 45
+// scripts.
+var Bench = Options{Filler: 150, FillerOutputs: 40}
+
+// BenchDecoys is the number of unused addresses the benchmarks watch
+// besides the wallet's, for a watch list of about 100.
+const BenchDecoys = 92
+
 // NewScenario starts a node with start and mines the scenario on it. It
 // fails the test on any error, and skips it under -short.
 func NewScenario(t testing.TB, start Start, opts Options) *Scenario {
