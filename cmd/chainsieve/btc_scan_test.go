@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chainsieve/chainsieve/gcs/spv"
 	"github.com/chainsieve/chainsieve/gcs/spv/spvtest"
 	"github.com/chainsieve/chainsieve/testvectors/livenode"
 )
@@ -95,6 +96,22 @@ func TestBTCScanNode(t *testing.T) {
 			}
 		})
 	}
+	t.Run("checkpoint", func(t *testing.T) {
+		hash, err := sc.Node.BlockHash(t.Context(), sc.Received)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, header, err := sc.Node.BasicFilter(t.Context(), hash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cp := fmt.Sprintf("%d:%s", sc.Received, header) // display hex, as getcfilterheader prints it
+		code, stdout, stderr := runCLI(t, append(args, "--mode", "bip157", "--checkpoint", cp, "--json")...)
+		if code != exitOK {
+			t.Fatalf("--checkpoint %s: exit %d: %s", cp, code, stderr)
+		}
+		checkJSONTxs(t, sc, stdout, 0)
+	})
 	t.Run("wrong checkpoint", func(t *testing.T) {
 		code, _, stderr := runCLI(t, append(args, "--mode", "bip157", "--checkpoint", "3:"+strings.Repeat("11", 32))...)
 		if code != exitFailure || !strings.Contains(stderr, "checkpoint has") {
@@ -162,4 +179,21 @@ func readStats(t *testing.T, path string) btcStatsJSON {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return st
+}
+
+func TestBTCScanProgress(t *testing.T) {
+	var buf strings.Builder
+	p := &progress{w: &buf, tty: true}
+	p.update(spv.Progress{Height: 14, From: 10, To: 19})
+	p.clear()
+	if got, want := buf.String(), "\rblock 14 of 10..19 [###############               ]  50%\r\033[K"; got != want {
+		t.Errorf("progress output = %q, want %q", got, want)
+	}
+	buf.Reset()
+	quiet := newProgress(&buf) // not a terminal
+	quiet.update(spv.Progress{Height: 19, From: 10, To: 19})
+	quiet.clear()
+	if buf.Len() != 0 {
+		t.Errorf("progress on a non-terminal wrote %q", buf.String())
+	}
 }

@@ -83,3 +83,13 @@ func report(b *testing.B, st spv.Stats) {
 	b.ReportMetric(float64(st.Traffic.RoundTrips), "roundtrips/op")
 	b.ReportMetric(float64(st.Blocks), "blocks/op")
 }
+
+// BenchmarkScryptHash measures Litecoin's proof-of-work hash, which a
+// header chain from litecoind computes once per header.
+func BenchmarkScryptHash(b *testing.B) {
+	h := spvtest.LitecoinRegtest.Params.GenesisBlock.Header
+	b.ReportAllocs()
+	for b.Loop() {
+		spvtest.LitecoinRegtest.PoWHash(&h)
+	}
+}

@@ -222,3 +222,22 @@ func TestParseNetwork(t *testing.T) {
 		t.Errorf("ParseNetwork(litecoin) = nil error")
 	}
 }
+
+// BenchmarkChainConnect measures header verification: linkage, proof of
+// work and btcd's contextual checks, per header of 2,000-header batches
+// (a headers message).
+func BenchmarkChainConnect(b *testing.B) {
+	c, err := NewChain(Regtest)
+	if err != nil {
+		b.Fatal(err)
+	}
+	hs := ptrs(extend(c.Header(0), wire.MaxBlockHeadersPerMsg))
+	b.ReportAllocs()
+	for b.Loop() {
+		c, _ := NewChain(Regtest)
+		if n, err := c.Connect(hs); n != len(hs) || err != nil {
+			b.Fatal(n, err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(hs)), "ns/header")
+}

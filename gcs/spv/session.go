@@ -18,8 +18,9 @@ import (
 const DefaultTimeout = 30 * time.Second
 
 // queueLen is how many replies wait for the caller before the connection
-// stops reading: a peer cannot make the session buffer more.
-const queueLen = 256
+// stops reading: with wire's limit of 4 MB for the largest reply, a block,
+// a peer cannot make the session buffer more than about 64 MB.
+const queueLen = 16
 
 // Config configures a [Session].
 type Config struct {
