@@ -56,8 +56,9 @@ type Session struct {
 	timeout time.Duration
 	in      chan wire.Message
 	closed  chan struct{}
-	once    sync.Once
+	once    sync.Once // closes the session
 	verack  chan struct{}
+	acked   sync.Once // closes verack
 
 	mu      sync.Mutex
 	failure error               // why the session ended, if it did by our hand or a bad message
@@ -102,7 +103,7 @@ func NewSession(ctx context.Context, conn net.Conn, cfg Config) (*Session, error
 		Listeners: peer.MessageListeners{
 			OnRead:   s.onRead,
 			OnWrite:  s.onWrite,
-			OnVerAck: func(*peer.Peer, *wire.MsgVerAck) { close(s.verack) },
+			OnVerAck: func(*peer.Peer, *wire.MsgVerAck) { s.acked.Do(func() { close(s.verack) }) },
 		},
 	}, s.addr)
 	if err != nil {
