@@ -42,6 +42,9 @@ func groups() []group {
 		{name: "vectors", summary: "check published test vectors", commands: []command{
 			{name: "verify", summary: "check vector files with chainsieve's own code", run: vectorsVerify},
 		}},
+		{name: "btc", summary: "Bitcoin light client over P2P", commands: []command{
+			{name: "scan", summary: "find a wallet's transactions with BIP157/158 or BIP37 filters from one peer", run: btcScan},
+		}},
 		{name: "bench", summary: "read benchmark results", commands: []command{
 			{name: "compare", summary: "tabulate chainsieve against btcd/geth from go test -bench output", run: benchCompare},
 		}},

@@ -1,0 +1,81 @@
+package cfscan
+
+import (
+	"context"
+
+	"github.com/btcsuite/btcd/wire/v2"
+	"github.com/chainsieve/chainsieve/gcs"
+	"github.com/chainsieve/chainsieve/gcs/spv"
+)
+
+// candidate is a block whose filter matched the wallet's scripts.
+type candidate struct {
+	height int32
+	filter gcs.Filter // verified against the filter-header chain
+}
+
+// filters fetches the range's filters, 1,000 a round trip, matches each,
+// and fetches and checks the blocks that matched before the next batch, so
+// that wallet transactions come out in block order.
+func (r *scanner) filters(ctx context.Context) error {
+	for lo := r.From; lo <= r.To; lo += wire.MaxGetCFiltersReqRange {
+		hi := min(lo+wire.MaxGetCFiltersReqRange-1, r.To)
+		matched, err := r.cfilters(ctx, lo, hi)
+		if err != nil {
+			return err
+		}
+		if err := r.blocks(ctx, matched); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cfilters runs one getcfilters round trip for heights lo..hi and returns
+// the blocks whose filter matched. The filters must arrive in height order.
+func (r *scanner) cfilters(ctx context.Context, lo, hi int32) ([]candidate, error) {
+	stop := r.Chain.Hash(hi)
+	nonce, err := r.Session.Request(ctx, wire.NewMsgGetCFilters(wire.GCSFilterRegular, uint32(lo), &stop))
+	if err != nil {
+		return nil, err
+	}
+	var matched []candidate
+	next := lo
+	err = r.Session.Replies(ctx, nonce, func(msg wire.Message) error {
+		m, ok := msg.(*wire.MsgCFilter)
+		if !ok || next > hi {
+			return spv.Unexpected(r.Session, msg, "getcfilters")
+		}
+		f, err := r.verify(next, m)
+		if err != nil {
+			return err
+		}
+		if r.matches(&f, m.Data) {
+			matched = append(matched, candidate{next, f})
+		}
+		r.stats.Filters++
+		r.stats.Blocks++
+		if r.Progress != nil {
+			r.Progress(spv.Progress{Height: next, From: r.From, To: r.To})
+		}
+		next++
+		return nil
+	})
+	if err == nil && next <= hi {
+		err = r.misbehaving(next, "getcfilters for heights %d to %d answered with %d filters", lo, hi, next-lo)
+	}
+	return matched, err
+}
+
+// verify checks that m is the filter of the block at height, as the
+// verified filter-header chain commits to it.
+func (r *scanner) verify(height int32, m *wire.MsgCFilter) (gcs.Filter, error) {
+	if want := r.Chain.Hash(height); m.BlockHash != want {
+		return gcs.Filter{}, r.misbehaving(height, "cfilter for block %s arrived in its place", m.BlockHash)
+	}
+	f, err := gcs.FromCFilter(m, r.fhashes[height-r.From])
+	if err != nil {
+		return gcs.Filter{}, r.misbehaving(height, "%v", err)
+	}
+	return f, nil
+}

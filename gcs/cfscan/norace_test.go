@@ -1,0 +1,5 @@
+//go:build !race
+
+package cfscan
+
+const raceEnabled = false

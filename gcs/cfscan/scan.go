@@ -1,0 +1,121 @@
+package cfscan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/chainsieve/chainsieve/gcs"
+	"github.com/chainsieve/chainsieve/gcs/spv"
+)
+
+// Config is one scan.
+type Config struct {
+	Session *spv.Session // the peer, which must offer wire.SFNodeCF
+	Chain   *spv.Chain   // the header chain, synced to the peer's tip first
+	Watch   *spv.Watch
+
+	// From and To bound the scanned heights, both included. A negative To
+	// means the tip.
+	From, To int32
+
+	// Checkpoint is a filter header the wallet trusts; nil verifies the
+	// filter-header chain from genesis.
+	Checkpoint *gcs.Checkpoint
+
+	// Emit receives each wallet transaction, in block order. An error
+	// stops the scan.
+	Emit func(spv.Tx) error
+
+	// Progress, if set, is called after each block's filter.
+	Progress func(spv.Progress)
+
+	// match, if set, replaces the reused gcs.Query: benchmarks compare
+	// other matchers.
+	match func(f *gcs.Filter, data []byte) bool
+}
+
+// scanner is the state of one Run.
+type scanner struct {
+	Config
+	stats   spv.Stats
+	query   *gcs.Query       // the wallet's scripts
+	fhashes []chainhash.Hash // filter hashes of From..To, from verified cfheaders
+	set     gcs.Set          // a candidate block's filter, decoded
+}
+
+// Run scans the range and returns its measurements, filled in as far as it
+// came also on error. On error the session is closed: errors from the
+// peer wrap spv.ErrMisbehaving or spv.ErrStalled and name the block.
+func Run(ctx context.Context, cfg Config) (spv.Stats, error) {
+	began := time.Now()
+	r := &scanner{Config: cfg}
+	r.stats.Mode = "bip157"
+	err := r.run(ctx)
+	if err != nil {
+		r.Session.Drop(err)
+	}
+	r.stats.Headers = r.Chain.Height()
+	r.stats.Traffic = r.Session.Traffic()
+	r.stats.Duration = time.Since(began)
+	return r.stats, err
+}
+
+func (r *scanner) run(ctx context.Context) error {
+	if r.Session == nil || r.Chain == nil || r.Watch == nil || r.Emit == nil {
+		return errors.New("cfscan: Config needs a Session, a Chain, a Watch and Emit")
+	}
+	if err := spv.SyncHeaders(ctx, r.Session, r.Chain); err != nil {
+		return err
+	}
+	if err := r.bounds(); err != nil {
+		return err
+	}
+	r.query = gcs.NewQuery(r.Watch.Scripts())
+	if err := r.filterHeaders(ctx); err != nil {
+		return err
+	}
+	return r.filters(ctx)
+}
+
+// bounds settles To and checks the range and the checkpoint against the
+// chain.
+func (r *scanner) bounds() error {
+	tip := r.Chain.Height()
+	if r.To < 0 {
+		r.To = tip
+	}
+	r.stats.From, r.stats.To = r.From, r.To
+	switch {
+	case r.From < 0 || r.From > r.To:
+		return fmt.Errorf("cfscan: range %d to %d is empty or negative", r.From, r.To)
+	case r.To > tip:
+		return fmt.Errorf("cfscan: range ends at %d, above the peer's tip %d", r.To, tip)
+	case r.Checkpoint != nil && int64(r.Checkpoint.Height) > int64(tip):
+		return fmt.Errorf("cfscan: checkpoint at height %d is above the peer's tip %d", r.Checkpoint.Height, tip)
+	}
+	return nil
+}
+
+// misbehaving returns an error about the block at height that wraps
+// spv.ErrMisbehaving.
+func (r *scanner) misbehaving(height int32, format string, args ...any) error {
+	return fmt.Errorf("cfscan: block %d (%s): %s: %w", height, r.Chain.Hash(height), fmt.Sprintf(format, args...), spv.ErrMisbehaving)
+}
+
+// blockError names the block at height in err, which already wraps
+// spv.ErrMisbehaving.
+func (r *scanner) blockError(height int32, err error) error {
+	return fmt.Errorf("cfscan: block %d (%s): %w", height, r.Chain.Hash(height), err)
+}
+
+// matches reports whether f, verified, may hold a watched script.
+func (r *scanner) matches(f *gcs.Filter, data []byte) bool {
+	if r.match != nil {
+		g := *f // a copy, so that f does not escape through the func value
+		return r.match(&g, data)
+	}
+	return r.query.MatchAny(f)
+}

@@ -1,0 +1,28 @@
+// Package spv is the part of a Bitcoin light client that does not depend
+// on how it filters blocks: a P2P session with one peer, the peer's
+// block-header chain verified from the genesis block, whole blocks checked
+// against that chain, and the wallet's watch list. The two filtering
+// modes build on it: package gcs/cfscan (BIP157/158 compact filters) and
+// package bip37/bloomscan (BIP37 Bloom filters and merkle blocks).
+//
+// A scan dials a peer ([Dial]), keeps a [Chain] (which [SyncHeaders]
+// extends, checking every header's proof of work, linkage and difficulty
+// under the network's consensus rules), and reports the transactions a
+// [Watch] recognises. Every wait for the peer is bounded ([Config.Timeout]);
+// a peer that serves data failing verification, sends a malformed message
+// or breaks the request-reply protocol is dropped with an error wrapping
+// [ErrMisbehaving], one that goes quiet with [ErrStalled]. [Session.Traffic]
+// counts bytes, messages and round trips for cost measurements.
+//
+// What a single peer can still do: withhold blocks it has not announced
+// (the chain ends where its headers end), and, without a trusted
+// checkpoint, serve a filter-header chain of its own making; see the scan
+// packages.
+//
+// Byte-order traps: chainhash.Hash holds block hashes and txids in
+// internal order, the order of the wire and of hashing; RPCs and explorers
+// print them reversed (display order), which is what chainhash.Hash's
+// String method prints. A header's proof of work compares its hash, read
+// as a little-endian 256-bit number, with the target its compact bits
+// encode.
+package spv

@@ -1,0 +1,5 @@
+//go:build !race
+
+package spv
+
+const raceEnabled = false

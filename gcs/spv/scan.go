@@ -1,0 +1,54 @@
+package spv
+
+import (
+	"time"
+
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+)
+
+// Tx is a wallet transaction a scan found in a verified block.
+type Tx struct {
+	Msg     *wire.MsgTx
+	ID      chainhash.Hash // txid, internal byte order
+	Block   chainhash.Hash // internal byte order
+	Height  int32
+	Inputs  []Input  // inputs that spend watched coins
+	Outputs []Output // outputs that pay watched addresses
+}
+
+// Progress reports how far a scan came: blocks From to Height are done.
+type Progress struct {
+	Height, From, To int32
+}
+
+// Stats are a scan's measurements. The counters a mode does not use stay
+// zero.
+type Stats struct {
+	Mode     string // "bip157" or "bip37"
+	From, To int32  // the range scanned, inclusive
+	Blocks   int    // blocks scanned: filters matched, or merkle blocks verified
+	Headers  int32  // height of the verified header chain
+
+	WalletTxs int // transactions reported to the wallet
+
+	// FalsePositives counts what was downloaded for the wallet and held
+	// nothing for it: blocks in bip157 mode (a filter matched), transactions
+	// in bip37 mode (the peer's copy of the filter matched).
+	FalsePositives int
+
+	// bip157
+	FilterHeaders int // filter hashes received in cfheaders
+	Filters       int // cfilter messages verified
+	BlocksFetched int // whole blocks downloaded
+
+	// bip37
+	MerkleBlocks int     // merkle blocks verified
+	TxsReceived  int     // transactions the merkle blocks proved and the peer sent
+	Unfiltered   int     // of those, how many our copy of the filter (Core's rules) does not match: btcd also matches empty pushes (docs/bip37.md)
+	FilterSize   int     // bytes of the loaded filter
+	FilterFill   float64 // fraction of its bits set once the scan ended (the peer's copy)
+
+	Traffic  Traffic // the whole session, handshake and header sync included
+	Duration time.Duration
+}
