@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -137,16 +138,21 @@ func hasFlags(fs *flag.FlagSet) bool {
 // parseFlags parses flags that may come before, between or after the
 // positional arguments ("--" ends flag parsing) and returns the positionals.
 // ok is false when the command should exit with code: 0 after -h (usage on
-// stdout), 2 after a bad flag (the flag package has reported it).
+// stdout), 2 after a bad flag (the error and usage on stderr).
 func parseFlags(e *env, fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
+	// The flag package prints the usage itself on -h and on errors; capture
+	// it so that it goes to the right stream, once.
+	var report bytes.Buffer
+	fs.SetOutput(&report)
+	defer fs.SetOutput(e.stderr)
 	for {
 		err := fs.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(e.stdout)
-			fs.Usage()
+			e.stdout.Write(report.Bytes())
 			return nil, exitOK, false
 		}
 		if err != nil {
+			e.stderr.Write(report.Bytes())
 			return nil, exitUsage, false
 		}
 		rest := fs.Args()

@@ -59,11 +59,15 @@ func TestRunUsage(t *testing.T) {
 		{args: []string{"vectors", "-h"}, wantCode: exitOK, wantStdout: "verify"},
 		{args: []string{"vectors", "nosuch"}, wantCode: exitUsage, wantStderr: `unknown command "nosuch"`},
 		{args: []string{"vectors", "verify", "-h"}, wantCode: exitOK, wantStdout: "-json"},
+		{args: []string{"bench", "compare", "--help"}, wantCode: exitOK, wantStdout: "-metric"},
 		{args: []string{"vectors", "verify", "--bogus"}, wantCode: exitUsage, wantStderr: "bogus"},
 		{args: []string{"vectors", "verify", "testdata/empty-dir-does-not-exist-as-dir", "--json=maybe"}, wantCode: exitUsage, wantStderr: "json"},
 	}
 	for _, tt := range tests {
 		code, stdout, stderr := runCLI(t, tt.args...)
+		if code == exitOK && stderr != "" {
+			t.Errorf("run(%q) succeeded but wrote to stderr: %s", tt.args, stderr)
+		}
 		if code != tt.wantCode || !strings.Contains(stdout, tt.wantStdout) || !strings.Contains(stderr, tt.wantStderr) {
 			t.Errorf("run(%q) = %d\nstdout: %s\nstderr: %s\nwant code %d, stdout containing %q, stderr containing %q",
 				tt.args, code, stdout, stderr, tt.wantCode, tt.wantStdout, tt.wantStderr)
