@@ -18,6 +18,7 @@ func TestReportPrivacyGolden(t *testing.T) {
 		t.Fatalf("exit code %d, stderr:\n%s", code, stderr)
 	}
 	golden(t, "privacy-reproductions.golden", stdout)
+	docTableMatches(t, stdout)
 	data, err := os.ReadFile(filepath.Join(dir, "report.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -128,5 +129,22 @@ func TestReportPrivacyInputs(t *testing.T) {
 	}
 	if !found {
 		t.Error("report.json lacks the scan's 200 bytes per block, measured by a scan")
+	}
+}
+
+// docTableMatches checks that docs/privacy.md shows the reproduction table
+// exactly as the command prints it.
+func docTableMatches(t *testing.T, table string) {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "privacy.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var indented strings.Builder
+	for _, line := range strings.Split(strings.TrimSuffix(table, "\n"), "\n") {
+		indented.WriteString("    " + line + "\n")
+	}
+	if !strings.Contains(string(doc), indented.String()) {
+		t.Errorf("docs/privacy.md does not show the reproduction table as printed:\n%s", indented.String())
 	}
 }

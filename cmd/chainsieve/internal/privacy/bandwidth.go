@@ -52,7 +52,7 @@ func bitcoinBars(in *inputs, m merkleSizes) []bar {
 	fp := newBIP158Scan(in.n).fpBlock
 	return []bar{
 		{"BIP37: merkleblock, no match", Quantity{ID: "bandwidth.bip37_nomatch", Label: "BIP37 merkleblock proving nothing", Value: Num(m.noMatch), Unit: "bytes", Kind: Embedded,
-			Model: fmt.Sprintf("package bip37, NewMerkleBlock with the wallet's filter over a real %d-transaction block: header, count, one hash, flags", m.txs), Source: srcEmbeddedBIP37}},
+			Model: fmt.Sprintf("package bip37, NewMerkleBlock with an empty filter of the wallet filter's shape over a real %d-transaction block: header, count, the root, flags", m.txs), Source: srcEmbeddedBIP37}},
 		{"BIP37: merkleblock + 1 transaction", Quantity{ID: "bandwidth.bip37_onematch", Label: "BIP37 merkleblock proving one transaction, and the transaction", Value: Num(m.oneMatch + m.oneTx), Unit: "bytes", Kind: Embedded,
 			Model: fmt.Sprintf("merkleblock (%d bytes) of the vector's first step plus the matched transaction without witness (%d bytes)", m.oneMatch, m.oneTx), Source: srcEmbeddedBIP37}},
 		{"BIP37: filterload, once per peer", Quantity{ID: "bandwidth.bip37_filterload", Label: "BIP37 filterload payload, once per peer and restart", Value: Num(len(filterload)), Unit: "bytes", Kind: Computed,

@@ -35,7 +35,7 @@ const (
 	DefaultAddresses  = 100
 	DefaultCandidates = 56e6
 	DefaultFilters    = 2
-	maxAddresses      = 100000
+	maxAddresses      = 50000 // 2N + 100 elements still get one hash function from Core's formula
 	maxFilters        = 50
 )
 

@@ -130,9 +130,10 @@ type merkleSizes struct {
 }
 
 // measureMerkle builds merkle blocks over the vector's block with package
-// bip37: with a filter that matches nothing, and with the vector's first
-// step, whose size is compared with the published derivation.
-func measureMerkle(empty *bip37.Filter) (merkleSizes, error) {
+// bip37: with an empty filter of the wallet filter's shape, which matches
+// nothing, and with the vector's first step, whose size is compared with
+// the published derivation.
+func measureMerkle(wallet *bip37.Filter) (merkleSizes, error) {
 	data, err := testvectors.Read(fileMerkleBlocks)
 	if err != nil {
 		return merkleSizes{}, err
@@ -147,9 +148,13 @@ func measureMerkle(empty *bip37.Filter) (merkleSizes, error) {
 		return merkleSizes{}, fmt.Errorf("privacy: %s: %w", v.Name, err)
 	}
 	s := merkleSizes{txs: len(block.Transactions), blockBytes: len(v.Block)}
-	msg, matches := bip37.NewMerkleBlock(&block, empty.Clone())
+	empty, err := bip37.Load(make([]byte, wallet.Size()), wallet.HashFuncs(), wallet.Tweak(), wallet.Flags())
+	if err != nil {
+		return merkleSizes{}, err
+	}
+	msg, matches := bip37.NewMerkleBlock(&block, empty)
 	if len(matches) != 0 {
-		return merkleSizes{}, fmt.Errorf("privacy: %s: the wallet filter matches %d transactions", v.Name, len(matches))
+		return merkleSizes{}, fmt.Errorf("privacy: %s: an empty filter matches %d transactions", v.Name, len(matches))
 	}
 	s.noMatch = len(bip37.AppendMerkleBlock(nil, msg))
 	return s, measureFirstStep(&s, &block, v)
