@@ -55,16 +55,24 @@ func randomElements(r *rand.Rand, n, size int) [][]byte {
 	return out
 }
 
-// TestFillRateSimulated: a built filter's rate is fill^k.
-func TestFillRateSimulated(t *testing.T) {
-	r := stream(11, "test fill rate")
-	f, err := newBitcoinjFilter(1000, 0.02, r.Uint32())
+// fullFilter returns a bitcoinj-policy filter sized for n elements at
+// fpRate and holding n random ones.
+func fullFilter(t *testing.T, r *rand.Rand, n uint32, fpRate float64) *bip37.Filter {
+	t.Helper()
+	f, err := newBitcoinjFilter(n, fpRate, r.Uint32())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range randomElements(r, 1000, 33) {
+	for _, e := range randomElements(r, int(n), 33) {
 		f.Add(e)
 	}
+	return f
+}
+
+// TestFillRateSimulated: a built filter's rate is fill^k.
+func TestFillRateSimulated(t *testing.T) {
+	r := stream(11, "test fill rate")
+	f := fullFilter(t, r, 1000, 0.02)
 	const n = 200000
 	p := fillFPRate(f)
 	within(t, "false-positive rate of a built filter", float64(sampleHits(f, r, n))/n, p, binomialSE(p, n))
@@ -97,13 +105,7 @@ func meanSD(xs []float64) (mean, sd float64) {
 // TestPairRateSimulated: a random key and its hash160 both match at p².
 func TestPairRateSimulated(t *testing.T) {
 	r := stream(13, "test pair rate")
-	f, err := newBitcoinjFilter(200, 0.1, r.Uint32())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range randomElements(r, 200, 33) {
-		f.Add(e)
-	}
+	f := fullFilter(t, r, 200, 0.1)
 	const n = 100000
 	hits := 0
 	for range n {

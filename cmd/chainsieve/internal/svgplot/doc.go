@@ -10,8 +10,9 @@
 //
 // Output is deterministic: the same chart gives the same bytes, coordinates
 // are written with one decimal, and colours and dash patterns are assigned in
-// series order from a fixed palette (Okabe and Ito's, readable by colour-blind
-// readers), so that golden files and diffs stay stable.
+// series order from a fixed palette (Okabe and Ito's, readable by
+// colour-blind readers, with grey for its faint yellow), so that golden files
+// and diffs stay stable.
 //
 // Points that cannot be drawn (NaN, infinities, and values at or below zero
 // on a log axis) are skipped and break a line in two rather than failing:

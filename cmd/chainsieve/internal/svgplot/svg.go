@@ -14,9 +14,9 @@ type Options struct {
 	Standalone bool
 }
 
-// palette is Okabe and Ito's colour-blind-safe set, darkest first; yellow,
-// faint on white, comes last.
-var palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"}
+// palette is Okabe and Ito's colour-blind-safe set, with grey in place of
+// its yellow, which is too faint on white.
+var palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#888888"}
 
 // dashes give series beyond the palette a second look.
 var dashes = []string{"", "7 3", "2 3", "9 3 2 3"}
