@@ -49,6 +49,9 @@ func groups() []group {
 		{name: "bench", summary: "read benchmark results", commands: []command{
 			{name: "compare", summary: "tabulate chainsieve against btcd/geth from go test -bench output", run: benchCompare},
 		}},
+		{name: "report", summary: "write reports", commands: []command{
+			{name: "privacy", summary: "compare the privacy and cost of BIP37, BIP157/158 and Ethereum header blooms", run: reportPrivacy},
+		}},
 	}
 }
 

@@ -1,0 +1,119 @@
+package privacy
+
+import (
+	"bytes"
+	"encoding/hex"
+	"strings"
+	"testing"
+
+	"github.com/btcsuite/btcd/address/v2"
+	"github.com/btcsuite/btcd/chaincfg/v2"
+)
+
+func TestParseWallet(t *testing.T) {
+	key := syntheticWallet(stream(1, "test wallet"), 1)[0]
+	pub, hash := key.Elements[0], key.Elements[1]
+	p2pkh, err := address.NewAddressPubKeyHash(hash, &chaincfg.MainNetParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2wpkh, err := address.NewAddressWitnessPubKeyHash(hash, &chaincfg.TestNet3Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "# a wallet\n\n" + hex.EncodeToString(pub) + "\n  " + p2pkh.EncodeAddress() + "  \n" + p2wpkh.EncodeAddress() + "\n"
+	keys, err := ParseWallet(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][][]byte{{pub, hash}, {hash}, {hash}}
+	if len(keys) != len(want) {
+		t.Fatalf("ParseWallet() = %d keys, want %d", len(keys), len(want))
+	}
+	for i, k := range keys {
+		if len(k.Elements) != len(want[i]) || k.Paired() != (len(want[i]) == 2) {
+			t.Errorf("key %d: %d elements, want %d", i, len(k.Elements), len(want[i]))
+			continue
+		}
+		for j := range want[i] {
+			if !bytes.Equal(k.Elements[j], want[i][j]) {
+				t.Errorf("key %d element %d = %x, want %x", i, j, k.Elements[j], want[i][j])
+			}
+		}
+	}
+}
+
+func TestParseWalletErrors(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"empty", "# nothing\n\n", "no keys"},
+		{"bad line", "# ok\n\nnot-an-address\n", "line 3"},
+		{"short hex", "02abcd\n", "line 1"},
+	}
+	for _, tt := range tests {
+		_, err := ParseWallet(strings.NewReader(tt.text))
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "privacy: ") {
+			t.Errorf("%s: ParseWallet() error = %v, want one naming %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestParseStats(t *testing.T) {
+	tests := []struct {
+		name, json string
+		want       Stats
+	}{
+		{"camelCase", `{"mode":"bip37","blocksScanned":10,"bytesReceived":1500,"bytesSent":90,"roundTrips":3,"falsePositives":2,"duration":"1.5s"}`,
+			Stats{Mode: "bip37", Blocks: 10, BytesReceived: 1500, BytesSent: 90, RoundTrips: 3, FalsePositives: 2, Seconds: 1.5}},
+		{"snake_case and seconds", `{"mode":"bip157","blocks_scanned":4,"bytes_received":400,"seconds":2,"extra":{"ignored":true}}`,
+			Stats{Mode: "bip157", Blocks: 4, BytesReceived: 400, Seconds: 2}},
+		{"eth scan names", `{"mode":"eth","headers":100,"bytes_fetched":65000,"requests":7,"durationMs":250}`,
+			Stats{Mode: "eth", Blocks: 100, BytesReceived: 65000, RoundTrips: 7, Seconds: 0.25}},
+	}
+	for _, tt := range tests {
+		got, err := ParseStats("f.json", []byte(tt.json))
+		tt.want.File = "f.json"
+		if err != nil || got != tt.want {
+			t.Errorf("%s: ParseStats() = %+v, %v; want %+v", tt.name, got, err, tt.want)
+		}
+	}
+}
+
+func TestParseStatsErrors(t *testing.T) {
+	tests := []struct {
+		name, json, want string
+	}{
+		{"not JSON", `mode=bip37`, "not a JSON object"},
+		{"no mode", `{"blocks":1,"bytesReceived":1}`, "no mode"},
+		{"no bytes", `{"mode":"bip37","blocks":1}`, "no received"},
+		{"zero blocks", `{"mode":"bip37","blocks":0,"bytesReceived":1}`, "0 blocks"},
+		{"negative", `{"mode":"bip37","blocks":1,"bytesReceived":-5}`, `field "bytesReceived"`},
+		{"twice", `{"mode":"bip37","blocks":1,"headers":2,"bytesReceived":5}`, "repeats"},
+		{"bad duration", `{"mode":"bip37","blocks":1,"bytesReceived":5,"duration":"soon"}`, `field "duration"`},
+	}
+	for _, tt := range tests {
+		_, err := ParseStats("s.json", []byte(tt.json))
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "s.json") {
+			t.Errorf("%s: ParseStats() error = %v, want one naming s.json and %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestFormat(t *testing.T) {
+	tests := []struct {
+		v    float64
+		want string
+	}{
+		{56e6, "56,000,000"}, {1269, "1,269"}, {0.0005, "0.0005"}, {2.15555e-8, "2.156e-8"},
+		{113765.3, "113,800"}, {21.0524, "21.05"}, {-1234, "-1,234"}, {2e17, "2e17"}, {nan, "n/a"},
+	}
+	for _, tt := range tests {
+		if got := format(tt.v); got != tt.want {
+			t.Errorf("format(%g) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+	if got := plain(2.155546551574e-8); got != "2.15555e-08" {
+		t.Errorf("plain(2.155546551574e-8) = %q, want 2.15555e-08", got)
+	}
+}
