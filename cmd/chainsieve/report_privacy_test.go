@@ -57,7 +57,7 @@ func TestReportPrivacyUsage(t *testing.T) {
 		{[]string{"extra"}, exitUsage, `unexpected argument "extra"`},
 		{[]string{"--seed", "-1"}, exitUsage, "seed"},
 		{[]string{"--wallet", filepath.Join(dir, "missing.txt")}, exitFailure, "missing.txt"},
-		{[]string{"--measured", bad}, exitFailure, "no blocks field"},
+		{[]string{"--measured", bad}, exitFailure, "no blocksScanned field"},
 	}
 	for _, tt := range tests {
 		args := append([]string{"report", "privacy", "--out", out}, tt.args...)
@@ -86,7 +86,7 @@ func TestReportPrivacyInputs(t *testing.T) {
 	if err := os.WriteFile(wallet, []byte(walletText), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(stats, []byte(`{"mode":"bip37","blocks":10,"bytesReceived":2000,"duration":"1s"}`), 0o644); err != nil {
+	if err := os.WriteFile(stats, []byte(`{"mode":"bip37","blocksScanned":10,"bytesReceived":2000,"durationSeconds":1}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")

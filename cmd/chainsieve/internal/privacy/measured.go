@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"strings"
-	"time"
 )
 
 // Stats are the statistics a scan writes with --stats ("chainsieve btc scan",
@@ -21,95 +19,44 @@ type Stats struct {
 	Seconds        float64 `json:"seconds"`
 }
 
-// statsFields maps the accepted spellings of each field, lower-cased with
-// underscores and dashes removed, to the field they fill.
-var statsFields = map[string]string{
-	"mode": "mode", "scheme": "mode", "protocol": "mode",
-	"blocks": "blocks", "blocksscanned": "blocks", "headers": "blocks", "headersscanned": "blocks",
-	"bytesreceived": "received", "received": "received", "bytesin": "received", "bytesfetched": "received",
-	"bytessent": "sent", "sent": "sent", "bytesout": "sent",
-	"roundtrips": "roundTrips", "requests": "roundTrips",
-	"falsepositives": "falsePositives", "falsepositiveblocks": "falsePositives", "falsepositivetxs": "falsePositives",
-	"falsepositivetransactions": "falsePositives",
-	"duration":                  "seconds", "seconds": "seconds", "durationseconds": "seconds", "elapsed": "seconds",
-	"durationms": "ms", "milliseconds": "ms",
+// statsFile is the --stats schema the scans write ("chainsieve btc scan
+// --stats", "chainsieve eth scan --stats"); other fields are ignored.
+type statsFile struct {
+	Mode            string   `json:"mode"`
+	BlocksScanned   *float64 `json:"blocksScanned"`
+	BytesReceived   *float64 `json:"bytesReceived"`
+	BytesSent       float64  `json:"bytesSent"`
+	RoundTrips      float64  `json:"roundTrips"`
+	FalsePositives  float64  `json:"falsePositives"`
+	DurationSeconds float64  `json:"durationSeconds"`
 }
 
-// ParseStats reads a scan's statistics: one JSON object with at least the
-// mode, the blocks scanned and the bytes received. Field names may be
-// camelCase or snake_case (bytesReceived, bytes_received); a duration is
-// seconds as a number or a Go duration string ("1.5s"), or milliseconds in
-// durationMs. Unknown fields are ignored. Errors name the file and field.
+// ParseStats reads a scan's --stats file: one JSON object with at least
+// mode, blocksScanned and bytesReceived. Errors name the file and field.
 func ParseStats(file string, data []byte) (Stats, error) {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
+	var f statsFile
+	if err := json.Unmarshal(data, &f); err != nil {
 		return Stats{}, fmt.Errorf("privacy: %s: not a JSON object of scan statistics: %w", file, err)
 	}
-	s := Stats{File: file}
-	seen := map[string]bool{}
-	for name, v := range raw {
-		field, ok := statsFields[strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(name))]
-		if !ok {
-			continue
-		}
-		if seen[field] {
-			return Stats{}, fmt.Errorf("privacy: %s: field %q repeats a field given under another name", file, name)
-		}
-		if err := s.set(field, v); err != nil {
-			return Stats{}, fmt.Errorf("privacy: %s: field %q: %w", file, name, err)
-		}
-		seen[field] = true
+	switch {
+	case f.Mode == "":
+		return Stats{}, fmt.Errorf("privacy: %s: no mode field", file)
+	case f.BlocksScanned == nil:
+		return Stats{}, fmt.Errorf("privacy: %s: no blocksScanned field", file)
+	case f.BytesReceived == nil:
+		return Stats{}, fmt.Errorf("privacy: %s: no bytesReceived field", file)
+	case *f.BlocksScanned < 1:
+		return Stats{}, fmt.Errorf("privacy: %s: %v blocks scanned, want at least 1", file, *f.BlocksScanned)
 	}
-	for _, f := range []string{"mode", "blocks", "received"} {
-		if !seen[f] {
-			return Stats{}, fmt.Errorf("privacy: %s: no %s field", file, f)
+	for name, v := range map[string]float64{"bytesReceived": *f.BytesReceived, "bytesSent": f.BytesSent,
+		"roundTrips": f.RoundTrips, "falsePositives": f.FalsePositives, "durationSeconds": f.DurationSeconds} {
+		if v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return Stats{}, fmt.Errorf("privacy: %s: field %q: %v is not a count", file, name, v)
 		}
 	}
-	if s.Blocks <= 0 {
-		return Stats{}, fmt.Errorf("privacy: %s: %v blocks scanned, want at least 1", file, s.Blocks)
-	}
-	return s, nil
-}
-
-func (s *Stats) set(field string, v json.RawMessage) error {
-	if field == "mode" {
-		return json.Unmarshal(v, &s.Mode)
-	}
-	if field == "seconds" {
-		return s.setDuration(v)
-	}
-	var x float64
-	if err := json.Unmarshal(v, &x); err != nil {
-		return err
-	}
-	if x < 0 || math.IsInf(x, 0) {
-		return fmt.Errorf("%v is not a count", x)
-	}
-	switch field {
-	case "blocks":
-		s.Blocks = x
-	case "received":
-		s.BytesReceived = x
-	case "sent":
-		s.BytesSent = x
-	case "roundTrips":
-		s.RoundTrips = x
-	case "falsePositives":
-		s.FalsePositives = x
-	case "ms":
-		s.Seconds = x / 1000
-	}
-	return nil
-}
-
-func (s *Stats) setDuration(v json.RawMessage) error {
-	var text string
-	if json.Unmarshal(v, &text) == nil {
-		d, err := time.ParseDuration(text)
-		s.Seconds = d.Seconds()
-		return err
-	}
-	return json.Unmarshal(v, &s.Seconds)
+	return Stats{File: file, Mode: f.Mode, Blocks: *f.BlocksScanned, BytesReceived: *f.BytesReceived,
+		BytesSent: f.BytesSent, RoundTrips: f.RoundTrips, FalsePositives: f.FalsePositives,
+		Seconds: f.DurationSeconds}, nil
 }
 
 func addMeasured(in *inputs, r *Report) error {

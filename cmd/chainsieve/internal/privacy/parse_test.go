@@ -64,12 +64,13 @@ func TestParseStats(t *testing.T) {
 		name, json string
 		want       Stats
 	}{
-		{"camelCase", `{"mode":"bip37","blocksScanned":10,"bytesReceived":1500,"bytesSent":90,"roundTrips":3,"falsePositives":2,"duration":"1.5s"}`,
-			Stats{Mode: "bip37", Blocks: 10, BytesReceived: 1500, BytesSent: 90, RoundTrips: 3, FalsePositives: 2, Seconds: 1.5}},
-		{"snake_case and seconds", `{"mode":"bip157","blocks_scanned":4,"bytes_received":400,"seconds":2,"extra":{"ignored":true}}`,
-			Stats{Mode: "bip157", Blocks: 4, BytesReceived: 400, Seconds: 2}},
-		{"eth scan names", `{"mode":"eth","headers":100,"bytes_fetched":65000,"requests":7,"durationMs":250}`,
-			Stats{Mode: "eth", Blocks: 100, BytesReceived: 65000, RoundTrips: 7, Seconds: 0.25}},
+		// The shape "chainsieve btc scan --stats" writes.
+		{"btc scan", `{"mode":"bip157","network":"regtest","blocksScanned":256,"bytesReceived":63957,"bytesSent":702,` +
+			`"roundTrips":4,"falsePositives":0,"falsePositiveUnit":"blocks","durationSeconds":0.0163,` +
+			`"received":{"cfilter":{"messages":256,"bytes":40000}}}`,
+			Stats{Mode: "bip157", Blocks: 256, BytesReceived: 63957, BytesSent: 702, RoundTrips: 4, Seconds: 0.0163}},
+		{"minimal", `{"mode":"bip37","blocksScanned":10,"bytesReceived":1500}`,
+			Stats{Mode: "bip37", Blocks: 10, BytesReceived: 1500}},
 	}
 	for _, tt := range tests {
 		got, err := ParseStats("f.json", []byte(tt.json))
@@ -85,12 +86,12 @@ func TestParseStatsErrors(t *testing.T) {
 		name, json, want string
 	}{
 		{"not JSON", `mode=bip37`, "not a JSON object"},
-		{"no mode", `{"blocks":1,"bytesReceived":1}`, "no mode"},
-		{"no bytes", `{"mode":"bip37","blocks":1}`, "no received"},
-		{"zero blocks", `{"mode":"bip37","blocks":0,"bytesReceived":1}`, "0 blocks"},
-		{"negative", `{"mode":"bip37","blocks":1,"bytesReceived":-5}`, `field "bytesReceived"`},
-		{"twice", `{"mode":"bip37","blocks":1,"headers":2,"bytesReceived":5}`, "repeats"},
-		{"bad duration", `{"mode":"bip37","blocks":1,"bytesReceived":5,"duration":"soon"}`, `field "duration"`},
+		{"no mode", `{"blocksScanned":1,"bytesReceived":1}`, "no mode"},
+		{"no blocks", `{"mode":"bip37","bytesReceived":1}`, "no blocksScanned"},
+		{"no bytes", `{"mode":"bip37","blocksScanned":1}`, "no bytesReceived"},
+		{"zero blocks", `{"mode":"bip37","blocksScanned":0,"bytesReceived":1}`, "0 blocks"},
+		{"negative", `{"mode":"bip37","blocksScanned":1,"bytesReceived":-5}`, `field "bytesReceived"`},
+		{"wrong type", `{"mode":"bip37","blocksScanned":1,"bytesReceived":5,"durationSeconds":"soon"}`, "durationSeconds"},
 	}
 	for _, tt := range tests {
 		_, err := ParseStats("s.json", []byte(tt.json))

@@ -270,7 +270,7 @@ func itoa(n uint64) string { b, _ := json.Marshal(n); return string(b) }
 
 func TestMeasuredInReport(t *testing.T) {
 	cfg := defaultConfig()
-	st, err := ParseStats("bip157.json", []byte(`{"mode":"bip157","blocks":200,"bytes_received":80000,"bytesSent":4000,"roundTrips":12,"falsePositives":1,"duration":"2.5s"}`))
+	st, err := ParseStats("bip157.json", []byte(`{"mode":"bip157","blocksScanned":200,"bytesReceived":80000,"bytesSent":4000,"roundTrips":12,"falsePositives":1,"durationSeconds":2.5}`))
 	if err != nil {
 		t.Fatal(err)
 	}
