@@ -1,0 +1,109 @@
+package scan
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/chainsieve/chainsieve/ethlogs"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+)
+
+// block is a header as eth_getBlockByNumber or eth_getBlockByHash returns
+// it: the header, its hash computed from the header's fields, and the
+// transaction hashes the node lists (not proven: see the package doc).
+type block struct {
+	header *types.Header
+	hash   common.Hash
+	txs    []common.Hash
+}
+
+// decodeBlock decodes a block object with transaction hashes only and
+// checks that its fields hash to the hash the node claims, so that a field
+// this build does not know is caught here rather than as a broken link.
+// want is the block number asked for.
+func decodeBlock(raw json.RawMessage, want uint64) (*block, error) {
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil, blockError(want, common.Hash{}, ethlogs.ErrHeaderRLP, "the node has no such block (not yet synced, or pruned)")
+	}
+	b := &block{header: new(types.Header)}
+	if err := json.Unmarshal(raw, b.header); err != nil {
+		return nil, blockError(want, common.Hash{}, ethlogs.ErrHeaderRLP, "header: %v", err)
+	}
+	var extra struct {
+		Hash common.Hash   `json:"hash"`
+		Txs  []common.Hash `json:"transactions"`
+	}
+	if err := json.Unmarshal(raw, &extra); err != nil {
+		return nil, blockError(want, common.Hash{}, ethlogs.ErrHeaderRLP, "hash or transactions: %v", err)
+	}
+	h := b.header
+	if h.Number == nil || !h.Number.IsUint64() || h.Number.Uint64() != want {
+		return nil, blockError(want, common.Hash{}, ethlogs.ErrHeaderRLP, "the node answered with block %v", h.Number)
+	}
+	b.hash, b.txs = h.Hash(), extra.Txs
+	if b.hash != extra.Hash {
+		return nil, blockError(want, extra.Hash, ethlogs.ErrHeaderHash, "the node says %s, the header's fields hash to %s", extra.Hash, b.hash)
+	}
+	return b, nil
+}
+
+func blockError(number uint64, hash common.Hash, reason error, format string, args ...any) error {
+	return &ethlogs.BlockError{Number: number, Hash: hash, Err: fmt.Errorf("%w: "+format, append([]any{reason}, args...)...)}
+}
+
+// span is a run of consecutive block numbers, lo to hi inclusive.
+type span struct{ lo, hi uint64 }
+
+// fetchHeaders fetches the headers of sp with eth_getBlockByNumber(n,
+// false), in as few requests as the provider allows.
+func (s *scanner) fetchHeaders(ctx context.Context, sp span) ([]*block, error) {
+	calls := make([]Call, sp.hi-sp.lo+1)
+	for i := range calls {
+		calls[i] = Call{Method: "eth_getBlockByNumber", Params: []any{hexutil.Uint64(sp.lo + uint64(i)), false}}
+	}
+	if err := s.send(ctx, calls, s.headerBatch); err != nil {
+		return nil, fmt.Errorf("scan: headers %d to %d: %w", sp.lo, sp.hi, err)
+	}
+	blocks := make([]*block, len(calls))
+	for i, c := range calls {
+		n := sp.lo + uint64(i)
+		if c.Err != nil {
+			return nil, fmt.Errorf("scan: block %d: eth_getBlockByNumber: %w", n, c.Err)
+		}
+		b, err := decodeBlock(c.Result, n)
+		if err != nil {
+			return nil, fmt.Errorf("scan: %w", err)
+		}
+		blocks[i] = b
+	}
+	return blocks, nil
+}
+
+// headerBlock fetches one block by number ("latest" allowed) or by hash.
+func (s *scanner) headerBlock(ctx context.Context, method string, arg any, want uint64) (*block, error) {
+	var raw json.RawMessage
+	if err := s.client.Call(ctx, &raw, method, arg, false); err != nil {
+		return nil, fmt.Errorf("scan: %w", err)
+	}
+	if want == anyNumber {
+		var n struct {
+			Number *hexutil.Uint64 `json:"number"`
+		}
+		if json.Unmarshal(raw, &n) != nil || n.Number == nil {
+			return nil, fmt.Errorf("scan: %s(%v): no block number in the answer %.100s", method, arg, raw)
+		}
+		want = uint64(*n.Number)
+	}
+	b, err := decodeBlock(raw, want)
+	if err != nil {
+		return nil, fmt.Errorf("scan: %w", err)
+	}
+	return b, nil
+}
+
+// anyNumber asks headerBlock to accept the number the node answers with.
+const anyNumber = ^uint64(0)
