@@ -85,10 +85,15 @@ func (s *scanner) fetchHeaders(ctx context.Context, sp span) ([]*block, error) {
 
 // headerBlock fetches one block by number ("latest" allowed) or by hash.
 func (s *scanner) headerBlock(ctx context.Context, method string, arg any, want uint64) (*block, error) {
-	var raw json.RawMessage
-	if err := s.client.Call(ctx, &raw, method, arg, false); err != nil {
+	calls := []Call{{Method: method, Params: []any{arg, false}}}
+	err := s.send(ctx, calls, s.headerBatch)
+	if err == nil && calls[0].Err != nil {
+		err = fmt.Errorf("%s(%v): %w", method, arg, calls[0].Err)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("scan: %w", err)
 	}
+	raw := calls[0].Result
 	if want == anyNumber {
 		var n struct {
 			Number *hexutil.Uint64 `json:"number"`

@@ -29,18 +29,27 @@ func startDemo(t testing.TB) *demo.Chain {
 // collect runs a scan and returns its logs as eth_getLogs JSON lines.
 func collect(ctx context.Context, cfg scan.Config) ([]string, scan.Stats, error) {
 	var lines []string
-	cfg.Emit = func(logs []*types.Log) error {
+	cfg.Emit = emitTo(&lines, nil)
+	st, err := scan.Run(ctx, cfg)
+	return lines, st, err
+}
+
+// emitTo returns an Emit that appends JSON lines to out and then calls
+// after, if set.
+func emitTo(out *[]string, after func()) func([]*types.Log) error {
+	return func(logs []*types.Log) error {
 		for _, l := range logs {
 			b, err := json.Marshal(l)
 			if err != nil {
 				return err
 			}
-			lines = append(lines, string(b))
+			*out = append(*out, string(b))
+		}
+		if after != nil {
+			after()
 		}
 		return nil
 	}
-	st, err := scan.Run(ctx, cfg)
-	return lines, st, err
 }
 
 // getLogs asks the node's own eth_getLogs, one JSON line per log.
