@@ -83,10 +83,10 @@ func TestFaults(t *testing.T) {
 			return &scantest.Fault{Body: b.String() + "]"}
 		}, 0, func(st scan.Stats) bool { return st.Splits > 0 }},
 		{"rate limit on single calls", func(n int64, calls []scantest.Request) *scantest.Fault {
-			if n%2 == 0 && len(calls) == 1 {
+			if n%5 == 0 && len(calls) == 1 {
 				return refuseBatch(-32005, "daily request count exceeded, request rate limited")
 			}
-			if len(calls) > 1 {
+			if len(calls) > 3 {
 				return refuseBatch(-32600, "batch too large")
 			}
 			return nil
@@ -159,5 +159,21 @@ func TestNodeDown(t *testing.T) {
 		if err != nil || !st.Resumed || !slices.Equal(got, want) {
 			t.Errorf("after the node came back: %v, resumed %t, %d logs in all, want %d", err, st.Resumed, len(got), len(want))
 		}
+	}
+}
+
+// TestPerTransactionReceipts serves a node without eth_getBlockReceipts:
+// the scan falls back to one eth_getTransactionReceipt per transaction and
+// finds the same logs.
+func TestPerTransactionReceipts(t *testing.T) {
+	c := startDemo(t)
+	q := ethlogs.Query{Addresses: []common.Address{c.Contracts.Registry, c.Contracts.Anon}}
+	want := getLogs(t, c.URL, withRange(q, 0, c.Head))
+	p := scantest.NewProxy(c.URL)
+	defer p.Close()
+	p.Disable("eth_getBlockReceipts")
+	got, st, err := collect(t.Context(), scan.Config{Client: scan.NewClient(p.URL), Query: q, IndexDir: t.TempDir()})
+	if err != nil || !st.PerTransaction || !slices.Equal(got, want) {
+		t.Errorf("without eth_getBlockReceipts: %v, per transaction %t, %d logs, want %d", err, st.PerTransaction, len(got), len(want))
 	}
 }

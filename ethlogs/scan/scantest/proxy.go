@@ -37,7 +37,8 @@ type Proxy struct {
 	upstream atomic.Pointer[string]
 	client   *http.Client
 
-	mu sync.Mutex
+	mu       sync.Mutex
+	disabled map[string]bool
 	// Intercept, if set, sees every HTTP request's calls first; a non-nil
 	// Fault is answered instead of forwarding.
 	intercept func(calls []Request) *Fault
@@ -62,6 +63,17 @@ func (p *Proxy) SetUpstream(url string) { p.upstream.Store(&url); p.client.Close
 
 // Intercept sets the fault hook; nil removes it.
 func (p *Proxy) Intercept(f func(calls []Request) *Fault) { p.mu.Lock(); p.intercept = f; p.mu.Unlock() }
+
+// Disable makes the proxy answer calls of method with error -32601, as a
+// node without that method does; the other calls of a batch go through.
+func (p *Proxy) Disable(method string) {
+	p.mu.Lock()
+	if p.disabled == nil {
+		p.disabled = map[string]bool{}
+	}
+	p.disabled[method] = true
+	p.mu.Unlock()
+}
 
 // Rewrite sets the result hook; nil removes it.
 func (p *Proxy) Rewrite(f func(call Request, result json.RawMessage) json.RawMessage) {
@@ -96,22 +108,81 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	resp, err := p.client.Post(*p.upstream.Load(), "application/json", bytes.NewReader(body))
+	if refused := p.refused(calls); len(refused) > 0 {
+		p.serveSome(w, calls, refused, rewrite)
+		return
+	}
+	status, out, err := p.forward(body)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
+	}
+	if rewrite != nil && status == http.StatusOK {
+		out = rewriteAnswer(out, calls, batch, rewrite)
+	}
+	w.WriteHeader(status)
+	w.Write(out)
+}
+
+func (p *Proxy) forward(body []byte) (int, []byte, error) {
+	resp, err := p.client.Post(*p.upstream.Load(), "application/json", bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
 	}
 	defer resp.Body.Close()
 	out, err := io.ReadAll(resp.Body)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
-		return
+	return resp.StatusCode, out, err
+}
+
+// refused returns the calls of disabled methods.
+func (p *Proxy) refused(calls []Request) map[int]bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := map[int]bool{}
+	for i, c := range calls {
+		if p.disabled[c.Method] {
+			out[i] = true
+		}
 	}
-	if rewrite != nil && resp.StatusCode == http.StatusOK {
-		out = rewriteAnswer(out, calls, batch, rewrite)
+	return out
+}
+
+// serveSome forwards the calls not refused and answers the refused ones
+// with -32601, always as a batch.
+func (p *Proxy) serveSome(w http.ResponseWriter, calls []Request, refused map[int]bool, rewrite func(Request, json.RawMessage) json.RawMessage) {
+	var pass []Request
+	var answers []answer
+	for i, c := range calls {
+		if refused[i] {
+			answers = append(answers, answer{Version: "2.0", ID: c.ID, Error: json.RawMessage(`{"code":-32601,"message":"the method ` + c.Method + ` does not exist/is not available"}`)})
+		} else {
+			pass = append(pass, c)
+		}
 	}
-	w.WriteHeader(resp.StatusCode)
-	w.Write(out)
+	if len(pass) > 0 {
+		body, _ := json.Marshal(withVersion(pass))
+		status, out, err := p.forward(body)
+		if err != nil || status != http.StatusOK {
+			http.Error(w, "upstream failed", http.StatusBadGateway)
+			return
+		}
+		if rewrite != nil {
+			out = rewriteAnswer(out, pass, true, rewrite)
+		}
+		var got []answer
+		json.Unmarshal(out, &got)
+		answers = append(answers, got...)
+	}
+	b, _ := json.Marshal(answers)
+	w.Write(b)
+}
+
+func withVersion(calls []Request) []map[string]any {
+	out := make([]map[string]any, len(calls))
+	for i, c := range calls {
+		out[i] = map[string]any{"jsonrpc": "2.0", "id": c.ID, "method": c.Method, "params": c.Params}
+	}
+	return out
 }
 
 func decodeCalls(body []byte) ([]Request, bool) {
