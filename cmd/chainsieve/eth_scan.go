@@ -35,7 +35,7 @@ type ethScanFlags struct {
 	addresses                                        []common.Address
 	from                                             uint64
 	fromSet, asJSON, restart                         bool
-	concurrency, batch                               int
+	concurrency, batch, retries                      int
 	timeout                                          time.Duration
 }
 
@@ -67,7 +67,7 @@ func ethScan(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "query: %s\n", describeQuery(cfg.Query, ev))
 	}
 	cfg.Client = scan.NewClient(f.rpc)
-	cfg.Client.Timeout = f.timeout
+	cfg.Client.Timeout, cfg.Client.Retry.Attempts = f.timeout, f.retries
 	return runScan(ctx, e, cfg, ev, f.asJSON)
 }
 
@@ -98,6 +98,7 @@ func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 	fs.IntVar(&f.concurrency, "concurrency", 4, "requests in flight")
 	fs.IntVar(&f.batch, "batch", 500, "most headers per request (shrinks when the provider refuses)")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "per HTTP request, before a retry")
+	fs.IntVar(&f.retries, "retries", 8, "attempts per request on timeouts, 429s, 5xx and lost connections (waits double from 0.2 s to 5 s)")
 	pos, code, ok := parseFlags(e, fs, args)
 	if !ok {
 		return nil, code, false
@@ -113,8 +114,8 @@ func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 			return nil, usageError(e, "eth scan", "--rpc %q is not an http(s) URL", f.rpc), false
 		}
 	}
-	if f.concurrency < 1 || f.batch < 1 {
-		return nil, usageError(e, "eth scan", "--concurrency and --batch must be at least 1"), false
+	if f.concurrency < 1 || f.batch < 1 || f.retries < 1 {
+		return nil, usageError(e, "eth scan", "--concurrency, --batch and --retries must be at least 1"), false
 	}
 	return f, 0, true
 }

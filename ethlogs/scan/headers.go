@@ -87,11 +87,11 @@ func (s *scanner) fetchHeaders(ctx context.Context, sp span) ([]*block, error) {
 func (s *scanner) headerBlock(ctx context.Context, method string, arg any, want uint64) (*block, error) {
 	calls := []Call{{Method: method, Params: []any{arg, false}}}
 	err := s.send(ctx, calls, s.headerBatch)
-	if err == nil && calls[0].Err != nil {
-		err = fmt.Errorf("%s(%v): %w", method, arg, calls[0].Err)
+	if err == nil {
+		err = calls[0].Err
 	}
 	if err != nil {
-		return nil, fmt.Errorf("scan: %w", err)
+		return nil, fmt.Errorf("scan: %s(%v): %w", method, arg, err)
 	}
 	raw := calls[0].Result
 	if want == anyNumber {

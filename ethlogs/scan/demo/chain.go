@@ -79,7 +79,7 @@ func (b *builder) deploy(g *core.BlockGen) error {
 		n    int
 	}{{&b.c.Token, 3}, {&b.c.Stable, 3}, {&b.c.Pool, 3}, {&b.c.Pair, 1}, {&b.c.Registry, 4}, {&b.c.Pinger, 2}, {&b.c.Anon, 0}} {
 		*d.addr = crypto.CreateAddress(b.from, b.nonce)
-		if err := b.send(g, nil, emitterCode(d.n), 200_000); err != nil {
+		if err := b.send(g, nil, EmitterCode(d.n), 200_000); err != nil {
 			return err
 		}
 	}

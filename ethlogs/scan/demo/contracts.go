@@ -5,11 +5,12 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
-// emitterCode returns the creation code of a contract that, called with
-// calldata of n topics (32 bytes each) followed by any data, emits LOGn
-// with those topics and that data. Calldata shorter than 32n bytes makes
-// the size underflow and the call run out of gas: a failed transaction.
-func emitterCode(n int) []byte {
+// EmitterCode returns the creation code of a contract that, called with
+// calldata of n topics (32 bytes each, n from 0 to 4) followed by any data,
+// emits LOGn with those topics and that data. Calldata shorter than 32n
+// bytes makes the size underflow and the call run out of gas: a failed
+// transaction with no log.
+func EmitterCode(n int) []byte {
 	runtime := []byte{0x36, 0x60, 0x00, 0x60, 0x00, 0x37} // CALLDATACOPY(0, 0, CALLDATASIZE)
 	for i := n - 1; i >= 0; i-- {
 		runtime = append(runtime, 0x60, byte(32*i), 0x51) // MLOAD(32i): topic i
