@@ -62,7 +62,11 @@ func (p *Proxy) Close() { p.srv.Close(); p.client.CloseIdleConnections() }
 func (p *Proxy) SetUpstream(url string) { p.upstream.Store(&url); p.client.CloseIdleConnections() }
 
 // Intercept sets the fault hook; nil removes it.
-func (p *Proxy) Intercept(f func(calls []Request) *Fault) { p.mu.Lock(); p.intercept = f; p.mu.Unlock() }
+func (p *Proxy) Intercept(f func(calls []Request) *Fault) {
+	p.mu.Lock()
+	p.intercept = f
+	p.mu.Unlock()
+}
 
 // Disable makes the proxy answer calls of method with error -32601, as a
 // node without that method does; the other calls of a batch go through.
