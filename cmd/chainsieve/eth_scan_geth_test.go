@@ -216,8 +216,8 @@ func testGethLying(t *testing.T, c *gethChain) {
 	n := uint64(target.Number)
 	for _, lie := range []struct {
 		name, method, want string
-		block            uint64
-		forge            func(json.RawMessage) json.RawMessage
+		block              uint64
+		forge              func(json.RawMessage) json.RawMessage
 	}{
 		{"drop a log", "eth_getBlockReceipts", "receipts root mismatch", n, func(r json.RawMessage) json.RawMessage {
 			return scantest.Edit(r, func(rs *[]map[string]json.RawMessage) {
@@ -230,13 +230,14 @@ func testGethLying(t *testing.T, c *gethChain) {
 				}
 			})
 		}},
-		{"forge a header bloom", "eth_getBlockByNumber", "does not link to its parent", n + 1, func(r json.RawMessage) json.RawMessage {
+		{"forge a header bloom", "header", "does not link to its parent", n + 1, func(r json.RawMessage) json.RawMessage {
 			return scantest.Edit(r, func(h *types.Header) { h.Bloom = types.Bloom{} })
 		}},
 	} {
 		p := scantest.NewProxy(c.g.RPC.URL())
 		p.Rewrite(func(call scantest.Request, result json.RawMessage) json.RawMessage {
-			if call.Method == lie.method && (call.Block() == int64(n) || call.Hash() == target.Hash.Hex()) {
+			// "header": eth_getHeaderByNumber or eth_getBlockByNumber.
+			if call.Block() == int64(n) && lie.method == "header" || call.Method == lie.method && call.Hash() == target.Hash.Hex() {
 				return lie.forge(result)
 			}
 			return result
@@ -265,7 +266,7 @@ func testGethRestart(t *testing.T, c *gethChain) {
 		restarted := make(chan error, 1)
 		calls := 0
 		p.Intercept(func(rs []scantest.Request) *scantest.Fault {
-			if rs[0].Method == "eth_getBlockByHash" {
+			if slices.ContainsFunc(rs, func(r scantest.Request) bool { return r.Method == "eth_getBlockReceipts" }) {
 				if calls++; calls == 3 {
 					if err := c.g.Stop(); err != nil {
 						t.Error(err)
@@ -296,8 +297,15 @@ func testGethRestart(t *testing.T, c *gethChain) {
 				t.Errorf("the rerun did not resume:\n%s", stderr)
 			}
 			stdout = first + stdout
-		} else if err := <-restarted; err != nil {
-			t.Fatal(err)
+		} else {
+			select {
+			case err := <-restarted:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(time.Minute):
+				t.Fatal("geth was not stopped and restarted within a minute of the scan's end")
+			}
 		}
 		p.Close()
 		if got := splitLines(stdout); code != exitOK || !slices.Equal(got, want) {

@@ -81,6 +81,7 @@ func (s *scanner) extend(ctx context.Context) error {
 				if err != nil {
 					return fmt.Errorf("scan: %w", err)
 				}
+				s.remember(b)
 			}
 			done += uint64(len(blocks))
 			s.stats.HeadersFetched += uint64(len(blocks))
@@ -91,4 +92,15 @@ func (s *scanner) extend(ctx context.Context) error {
 		err = fmt.Errorf("scan: %w", syncErr)
 	}
 	return err
+}
+
+// remember keeps the header of a bloom candidate of the range, so that
+// its receipts can be fetched without fetching it again. In bloom-untrusted
+// mode every block is a candidate: headers are fetched again rather than
+// held by the million.
+func (s *scanner) remember(b *block) {
+	n := b.header.Number.Uint64()
+	if s.cfg.Mode != BloomUntrusted && n >= s.stats.From && n <= s.stats.To && s.matcher.TestHeader(b.header) {
+		s.known[n] = b
+	}
 }

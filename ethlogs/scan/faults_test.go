@@ -83,7 +83,7 @@ func TestFaults(t *testing.T) {
 			return &scantest.Fault{Body: b.String() + "]"}
 		}, 0, func(st scan.Stats) bool { return st.Splits > 0 }},
 		{"rate limit on single calls", func(n int64, calls []scantest.Request) *scantest.Fault {
-			if n%5 == 0 && len(calls) == 1 {
+			if (n == 1 || n%5 == 0) && len(calls) == 1 {
 				return refuseBatch(-32005, "daily request count exceeded, request rate limited")
 			}
 			if len(calls) > 3 {
@@ -127,7 +127,7 @@ func TestNodeDown(t *testing.T) {
 		p.Intercept(func(calls []scantest.Request) *scantest.Fault {
 			mu.Lock()
 			defer mu.Unlock()
-			if calls[0].Method == "eth_getBlockByHash" {
+			if slices.ContainsFunc(calls, func(r scantest.Request) bool { return r.Method == "eth_getBlockReceipts" }) {
 				if receipts++; receipts == 4 {
 					downUntil = time.Now().Add(downFor)
 				}
@@ -162,9 +162,10 @@ func TestNodeDown(t *testing.T) {
 	}
 }
 
-// TestPerTransactionReceipts serves a node without eth_getBlockReceipts:
-// the scan falls back to one eth_getTransactionReceipt per transaction and
-// finds the same logs.
+// TestPerTransactionReceipts serves a node without eth_getBlockReceipts
+// and eth_getHeaderByNumber: the scan falls back to one
+// eth_getTransactionReceipt per transaction and to eth_getBlockByNumber,
+// and finds the same logs.
 func TestPerTransactionReceipts(t *testing.T) {
 	c := startDemo(t)
 	q := ethlogs.Query{Addresses: []common.Address{c.Contracts.Registry, c.Contracts.Anon}}
@@ -172,6 +173,7 @@ func TestPerTransactionReceipts(t *testing.T) {
 	p := scantest.NewProxy(c.URL)
 	defer p.Close()
 	p.Disable("eth_getBlockReceipts")
+	p.Disable("eth_getHeaderByNumber")
 	got, st, err := collect(t.Context(), scan.Config{Client: scan.NewClient(p.URL), Query: q, IndexDir: t.TempDir()})
 	if err != nil || !st.PerTransaction || !slices.Equal(got, want) {
 		t.Errorf("without eth_getBlockReceipts: %v, per transaction %t, %d logs, want %d", err, st.PerTransaction, len(got), len(want))

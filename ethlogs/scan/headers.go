@@ -12,9 +12,10 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 )
 
-// block is a header as eth_getBlockByNumber or eth_getBlockByHash returns
-// it: the header, its hash computed from the header's fields, and the
-// transaction hashes the node lists (not proven: see the package doc).
+// block is a header as eth_getBlockByNumber, eth_getBlockByHash or
+// eth_getHeaderByNumber returns it: the header, its hash computed from the
+// header's fields, and the transaction hashes the node lists (none from
+// eth_getHeaderByNumber; not proven: see the package doc).
 type block struct {
 	header *types.Header
 	hash   common.Hash
@@ -29,24 +30,21 @@ func decodeBlock(raw json.RawMessage, want uint64) (*block, error) {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil, blockError(want, common.Hash{}, ethlogs.ErrHeaderRLP, "the node has no such block (not yet synced, or pruned)")
 	}
-	b := &block{header: new(types.Header)}
-	if err := json.Unmarshal(raw, b.header); err != nil {
-		return nil, blockError(want, common.Hash{}, ethlogs.ErrHeaderRLP, "header: %v", err)
+	var bj blockJSON
+	if err := json.Unmarshal(raw, &bj); err != nil {
+		return nil, blockError(want, common.Hash{}, ethlogs.ErrHeaderRLP, "block object: %v", err)
 	}
-	var extra struct {
-		Hash common.Hash   `json:"hash"`
-		Txs  []common.Hash `json:"transactions"`
+	h, err := bj.header()
+	if err != nil {
+		return nil, blockError(want, common.Hash{}, ethlogs.ErrHeaderRLP, "%v", err)
 	}
-	if err := json.Unmarshal(raw, &extra); err != nil {
-		return nil, blockError(want, common.Hash{}, ethlogs.ErrHeaderRLP, "hash or transactions: %v", err)
-	}
-	h := b.header
+	b := &block{header: h}
 	if h.Number == nil || !h.Number.IsUint64() || h.Number.Uint64() != want {
 		return nil, blockError(want, common.Hash{}, ethlogs.ErrHeaderRLP, "the node answered with block %v", h.Number)
 	}
-	b.hash, b.txs = h.Hash(), extra.Txs
-	if b.hash != extra.Hash {
-		return nil, blockError(want, extra.Hash, ethlogs.ErrHeaderHash, "the node says %s, the header's fields hash to %s", extra.Hash, b.hash)
+	b.hash, b.txs = h.Hash(), bj.Transactions
+	if b.hash != bj.Hash {
+		return nil, blockError(want, bj.Hash, ethlogs.ErrHeaderHash, "the node says %s, the header's fields hash to %s", bj.Hash, b.hash)
 	}
 	return b, nil
 }
@@ -58,21 +56,32 @@ func blockError(number uint64, hash common.Hash, reason error, format string, ar
 // span is a run of consecutive block numbers, lo to hi inclusive.
 type span struct{ lo, hi uint64 }
 
-// fetchHeaders fetches the headers of sp with eth_getBlockByNumber(n,
-// false), in as few requests as the provider allows.
+// fetchHeaders fetches the headers of sp in as few requests as the
+// provider allows, with eth_getHeaderByNumber(n) where the node has it
+// (geth does: the node then reads no block body, which halves its work)
+// and eth_getBlockByNumber(n, false) otherwise.
 func (s *scanner) fetchHeaders(ctx context.Context, sp span) ([]*block, error) {
+	blockMethod := s.noHeaderMethod.Load()
 	calls := make([]Call, sp.hi-sp.lo+1)
 	for i := range calls {
-		calls[i] = Call{Method: "eth_getBlockByNumber", Params: []any{hexutil.Uint64(sp.lo + uint64(i)), false}}
+		n := hexutil.Uint64(sp.lo + uint64(i))
+		calls[i] = Call{Method: "eth_getHeaderByNumber", Params: []any{n}}
+		if blockMethod {
+			calls[i] = Call{Method: "eth_getBlockByNumber", Params: []any{n, false}}
+		}
 	}
 	if err := s.send(ctx, calls, s.headerBatch); err != nil {
 		return nil, fmt.Errorf("scan: headers %d to %d: %w", sp.lo, sp.hi, err)
+	}
+	if !blockMethod && isUnsupported(calls[0].Err) {
+		s.noHeaderMethod.Store(true)
+		return s.fetchHeaders(ctx, sp)
 	}
 	blocks := make([]*block, len(calls))
 	for i, c := range calls {
 		n := sp.lo + uint64(i)
 		if c.Err != nil {
-			return nil, fmt.Errorf("scan: block %d: eth_getBlockByNumber: %w", n, c.Err)
+			return nil, fmt.Errorf("scan: block %d: %s: %w", n, c.Method, c.Err)
 		}
 		b, err := decodeBlock(c.Result, n)
 		if err != nil {

@@ -21,7 +21,7 @@ type receiptJSON = []map[string]json.RawMessage
 // it: the reason and the block named (target or the one after it).
 var lies = []struct {
 	name    string
-	method  string
+	method  string // "header": eth_getHeaderByNumber or eth_getBlockByNumber
 	forge   func(result json.RawMessage) json.RawMessage
 	want    error
 	blockUp uint64 // the error names target+blockUp
@@ -62,13 +62,13 @@ var lies = []struct {
 	{"withhold every receipt", "eth_getBlockReceipts", func(json.RawMessage) json.RawMessage {
 		return json.RawMessage("[]")
 	}, ethlogs.ErrReceiptsRoot, 0},
-	{"alter a header bloom", "eth_getBlockByNumber", func(r json.RawMessage) json.RawMessage {
+	{"alter a header bloom", "header", func(r json.RawMessage) json.RawMessage {
 		return scantest.Edit(r, func(b *map[string]json.RawMessage) { (*b)["logsBloom"], _ = json.Marshal(types.Bloom{}) })
 	}, ethlogs.ErrHeaderHash, 0},
-	{"alter a header bloom and its hash", "eth_getBlockByNumber", func(r json.RawMessage) json.RawMessage {
+	{"alter a header bloom and its hash", "header", func(r json.RawMessage) json.RawMessage {
 		return scantest.Edit(r, func(h *types.Header) { h.Bloom = types.Bloom{} }) // marshals the new hash
 	}, ethlogs.ErrParentLink, 1},
-	{"break a parent link", "eth_getBlockByNumber", func(r json.RawMessage) json.RawMessage {
+	{"break a parent link", "header", func(r json.RawMessage) json.RawMessage {
 		return scantest.Edit(r, func(h *types.Header) { h.ParentHash[0] ^= 1 })
 	}, ethlogs.ErrParentLink, 0},
 }
@@ -87,7 +87,7 @@ func TestLyingNode(t *testing.T) {
 			p := scantest.NewProxy(c.URL)
 			defer p.Close()
 			p.Rewrite(func(call scantest.Request, result json.RawMessage) json.RawMessage {
-				if call.Method == lie.method && (call.Block() == int64(target) || call.Hash() == hash) {
+				if call.Block() == int64(target) && lie.method == "header" || call.Method == lie.method && call.Hash() == hash {
 					return lie.forge(result)
 				}
 				return result

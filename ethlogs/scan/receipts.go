@@ -91,29 +91,35 @@ func (s *scanner) candidates() ([]candidate, error) {
 	return cands, nil
 }
 
-// fetchReceipts fetches, for each block, its header by hash and its
-// receipts (eth_getBlockReceipts, or one eth_getTransactionReceipt per
-// transaction where the node lacks it), verifies them and keeps the logs
-// that match.
+// fetchReceipts fetches, for each block, its receipts (eth_getBlockReceipts,
+// or one eth_getTransactionReceipt per transaction where the node lacks
+// it) and, unless this run fetched it already, its header by hash; it
+// verifies them and keeps the logs that match.
 func (s *scanner) fetchReceipts(ctx context.Context, blocks []candidate) ([]found, error) {
 	perTx := s.perTx.Load()
-	calls := make([]Call, 0, 2*len(blocks))
-	for _, c := range blocks {
-		calls = append(calls, Call{Method: "eth_getBlockByHash", Params: []any{c.hash, false}})
+	var calls []Call
+	at := make([][2]int, len(blocks)) // the header's and the receipts' call, -1 for none
+	for i, c := range blocks {
+		at[i] = [2]int{-1, -1}
+		if b := s.known[c.number]; b == nil || b.hash != c.hash || perTx {
+			at[i][0] = len(calls)
+			calls = append(calls, Call{Method: "eth_getBlockByHash", Params: []any{c.hash, false}})
+		}
 		if !perTx {
+			at[i][1] = len(calls)
 			calls = append(calls, Call{Method: "eth_getBlockReceipts", Params: []any{c.hash}})
 		}
 	}
 	if err := s.send(ctx, calls, s.receiptsBatch); err != nil {
 		return nil, fmt.Errorf("scan: receipts of blocks %d to %d: %w", blocks[0].number, blocks[len(blocks)-1].number, err)
 	}
-	if !perTx && calls[1].Err != nil && isUnsupported(calls[1].Err) {
+	if !perTx && calls[at[0][1]].Err != nil && isUnsupported(calls[at[0][1]].Err) {
 		s.perTx.Store(true)
 		return s.fetchReceipts(ctx, blocks)
 	}
 	out := make([]found, len(blocks))
 	for i, c := range blocks {
-		b, rs, err := s.blockReceipts(ctx, c, calls, i, perTx)
+		b, rs, err := s.blockReceipts(ctx, c, calls, at[i])
 		if err != nil {
 			return nil, fmt.Errorf("scan: %w", err)
 		}
@@ -126,28 +132,28 @@ func (s *scanner) fetchReceipts(ctx context.Context, blocks []candidate) ([]foun
 	return out, nil
 }
 
-// blockReceipts decodes the header and receipts of block i of a batch.
-func (s *scanner) blockReceipts(ctx context.Context, c candidate, calls []Call, i int, perTx bool) (*block, types.Receipts, error) {
-	stride := 2
-	if perTx {
-		stride = 1
-	}
-	hc := calls[stride*i]
-	if hc.Err != nil {
-		return nil, nil, fmt.Errorf("block %d: eth_getBlockByHash: %w", c.number, hc.Err)
-	}
-	b, err := decodeBlock(hc.Result, c.number)
-	if err != nil {
-		return nil, nil, err
+// blockReceipts decodes the header and receipts of one block of a batch,
+// whose calls are at[0] and at[1].
+func (s *scanner) blockReceipts(ctx context.Context, c candidate, calls []Call, at [2]int) (*block, types.Receipts, error) {
+	b := s.known[c.number]
+	if at[0] >= 0 {
+		hc := calls[at[0]]
+		if hc.Err != nil {
+			return nil, nil, fmt.Errorf("block %d: eth_getBlockByHash: %w", c.number, hc.Err)
+		}
+		var err error
+		if b, err = decodeBlock(hc.Result, c.number); err != nil {
+			return nil, nil, err
+		}
 	}
 	if b.hash != c.hash {
 		return nil, nil, blockError(c.number, c.hash, ethlogs.ErrHeaderHash, "asked for this block by hash, the node answered with %s", b.hash)
 	}
-	if perTx {
+	if at[1] < 0 {
 		rs, err := s.txReceipts(ctx, b)
 		return b, rs, err
 	}
-	rc := calls[2*i+1]
+	rc := calls[at[1]]
 	if rc.Err != nil {
 		return nil, nil, fmt.Errorf("block %d: eth_getBlockReceipts: %w", c.number, rc.Err)
 	}

@@ -23,8 +23,10 @@ type scanner struct {
 
 	headerBatch, receiptsBatch *limit
 	perTx                      atomic.Bool // the node lacks eth_getBlockReceipts
+	noHeaderMethod             atomic.Bool // the node lacks eth_getHeaderByNumber
 	splits                     atomic.Int64
 
+	known      map[uint64]*block // candidates' headers fetched by this run
 	x          *index.Index
 	chainDir   string
 	checkpoint string // file, "" when not resuming
@@ -64,7 +66,7 @@ func newScanner(cfg Config) (*scanner, error) {
 	cfg.Query = q
 	cfg.Concurrency = orDefault(cfg.Concurrency, 4)
 	return &scanner{
-		cfg: cfg, client: cfg.Client, matcher: q.Compile(), began: time.Now(),
+		cfg: cfg, client: cfg.Client, matcher: q.Compile(), began: time.Now(), known: map[uint64]*block{},
 		headerBatch:   newLimit(100, orDefault(cfg.HeaderBatch, 500)),
 		receiptsBatch: newLimit(orDefault(cfg.ReceiptsBatch, 16), orDefault(cfg.ReceiptsBatch, 16)),
 	}, nil

@@ -7,9 +7,10 @@ import (
 )
 
 // Block returns the block number a call asks for: the first parameter of
-// eth_getBlockByNumber as a number, -1 for anything else.
+// eth_getBlockByNumber or eth_getHeaderByNumber as a number, -1 for
+// anything else.
 func (r Request) Block() int64 {
-	if r.Method != "eth_getBlockByNumber" || len(r.Params) == 0 {
+	if r.Method != "eth_getBlockByNumber" && r.Method != "eth_getHeaderByNumber" || len(r.Params) == 0 {
 		return -1
 	}
 	var s string
