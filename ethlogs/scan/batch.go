@@ -59,11 +59,16 @@ func (l *limit) accepted() {
 // error -32005) is retried with backoff. Other errors are left in the
 // calls, or returned for the request as a whole.
 func (s *scanner) send(ctx context.Context, calls []Call, l *limit) error {
+	return s.sendDecoded(ctx, calls, l, decodeBatch)
+}
+
+// sendDecoded is send with the answers decoded by decode.
+func (s *scanner) sendDecoded(ctx context.Context, calls []Call, l *limit, decode func([]byte, []Call) error) error {
 	attempt := 0
 	for start := 0; start < len(calls); {
 		n := min(len(calls)-start, l.get())
 		chunk := calls[start : start+n]
-		err := s.client.Batch(ctx, chunk)
+		err := s.client.batch(ctx, chunk, decode)
 		if err == nil {
 			err = refusal(chunk)
 		}
@@ -91,7 +96,7 @@ func (s *scanner) send(ctx context.Context, calls []Call, l *limit) error {
 			}
 		}
 		for i := range chunk {
-			chunk[i].Result, chunk[i].Err = nil, nil
+			chunk[i].Result, chunk[i].Value, chunk[i].Err = nil, nil, nil
 		}
 	}
 	return nil

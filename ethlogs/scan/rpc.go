@@ -26,6 +26,7 @@ type Call struct {
 	Method string
 	Params []any
 	Result json.RawMessage
+	Value  any   // the result decoded by a typed batch decoder, instead of Result
 	Err    error // an *RPCError from the node, or a malformed answer
 }
 
@@ -83,6 +84,11 @@ func (c *Client) Counters() (bytes, requests, calls, retries int64) {
 // The error is for the batch as a whole, after retries: a transport or HTTP
 // failure, an error object answering the whole batch, or ctx's error.
 func (c *Client) Batch(ctx context.Context, calls []Call) error {
+	return c.batch(ctx, calls, decodeBatch)
+}
+
+// batch is Batch with the answer decoded by decode.
+func (c *Client) batch(ctx context.Context, calls []Call, decode func([]byte, []Call) error) error {
 	body, err := encodeBatch(calls)
 	if err != nil {
 		return err
@@ -90,7 +96,7 @@ func (c *Client) Batch(ctx context.Context, calls []Call) error {
 	for attempt := 1; ; attempt++ {
 		raw, err := c.post(ctx, body)
 		if err == nil {
-			return decodeBatch(raw, calls)
+			return decode(raw, calls)
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
