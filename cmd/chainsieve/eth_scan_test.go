@@ -175,3 +175,39 @@ func TestEthScanFailure(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %s; want 1, nothing, an error naming eth_getBlockByNumber", code, stdout, stderr)
 	}
 }
+
+// cancelWriter cancels a context on its first write, as a Ctrl-C right
+// after the first logs are printed would.
+type cancelWriter struct {
+	bytes.Buffer
+	cancel context.CancelFunc
+}
+
+func (w *cancelWriter) Write(p []byte) (int, error) {
+	w.cancel()
+	return w.Buffer.Write(p)
+}
+
+// TestEthScanInterruptResume stops the demo scan after its first batch of
+// logs, as Ctrl-C does, and reruns the same command: the second run says
+// it resumes, and the two outputs together are one uninterrupted scan.
+func TestEthScanInterruptResume(t *testing.T) {
+	index := t.TempDir()
+	_, full, _ := runCLI(t, "eth", "scan", "--json", "--index", t.TempDir())
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	first := &cancelWriter{cancel: cancel}
+	var errOut bytes.Buffer
+	args := []string{"eth", "scan", "--json", "--index", index, "--concurrency", "1"}
+	code := run(ctx, args, strings.NewReader(""), first, &errOut)
+	if code != exitFailure || !strings.Contains(errOut.String(), "interrupted") || first.Len() == 0 || first.Len() >= len(full) {
+		t.Fatalf("interrupted scan: exit %d, %d of %d bytes\n%s", code, first.Len(), len(full), errOut.String())
+	}
+	code, rest, stderr := runCLI(t, args...)
+	if code != exitOK || !strings.Contains(stderr, "resuming after block") {
+		t.Fatalf("rerun: exit %d\n%s", code, stderr)
+	}
+	if first.String()+rest != full {
+		t.Errorf("interrupted (%d lines) + resumed (%d lines) != one scan (%d lines)", len(splitLines(first.String())), len(splitLines(rest)), len(splitLines(full)))
+	}
+}
