@@ -17,10 +17,12 @@ const (
 	exitUsage   = 2
 )
 
-// env is what a command may touch: its streams. Commands read no globals.
+// env is what a command may touch: its streams and the environment
+// variables. Commands read no globals.
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	getenv         func(string) string
 }
 
 // command is one "chainsieve <group> <name>" entry.
@@ -43,6 +45,9 @@ func groups() []group {
 		{name: "vectors", summary: "check published test vectors", commands: []command{
 			{name: "verify", summary: "check vector files with chainsieve's own code", run: vectorsVerify},
 		}},
+		{name: "eth", summary: "Ethereum contract events, verified", commands: []command{
+			{name: "scan", summary: "find logs over a block range by header blooms, with proof (no --rpc: the embedded demo chain)", run: ethScan},
+		}},
 		{name: "btc", summary: "Bitcoin light client over P2P", commands: []command{
 			{name: "scan", summary: "find a wallet's transactions with BIP157/158 or BIP37 filters from one peer", run: btcScan},
 		}},
@@ -56,9 +61,15 @@ func groups() []group {
 }
 
 // run is the whole CLI: it parses args and dispatches, writing only to the
-// given streams, and returns the exit code.
+// given streams, and returns the exit code. It sees no environment
+// variables; main passes them with runEnv.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	return runEnv(ctx, args, stdin, stdout, stderr, func(string) string { return "" })
+}
+
+// runEnv is run with the environment variables getenv returns.
+func runEnv(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage

@@ -30,6 +30,8 @@ type Geth struct {
 	Dir string     // data directory, removed after the test
 
 	proc *process
+	bin  string   // the installed geth
+	argv []string // its command line, for Restart
 }
 
 // StartGeth installs geth (see [GoInstall]; about two minutes cold) and
@@ -63,7 +65,32 @@ func StartGeth(t testing.TB, args ...string) *Geth {
 	if err != nil {
 		t.Fatal(err)
 	}
+	g.bin, g.argv = bin, argv
 	return g
+}
+
+// Stop shuts geth down as an operator would (SIGINT, then SIGKILL after
+// 15 s); its data directory stays for [Geth.Restart].
+func (g *Geth) Stop() error {
+	g.RPC.closeIdle()
+	return g.proc.stop(stopTimeout)
+}
+
+// Restart starts a stopped geth again on the same data directory and
+// command line and waits for its RPC, at most a minute. The HTTP port is
+// the kernel's choice again, so g.RPC changes.
+func (g *Geth) Restart(t testing.TB) error {
+	p, err := startProcess(g.Dir, gethName, g.bin, g.argv...)
+	if err != nil {
+		return err
+	}
+	p.stopOnCleanup(t)
+	ng, err := waitGeth(t.Context(), p, g.Dir)
+	if err != nil {
+		return err
+	}
+	g.RPC, g.proc = ng.RPC, p
+	return nil
 }
 
 // waitGeth reads the HTTP endpoint from geth's log, waits for
@@ -113,6 +140,28 @@ func (g *Geth) SendTransaction(ctx context.Context, to *EthAddress, data []byte)
 	return h, err
 }
 
+// SendTransactionGas is [Geth.SendTransaction] with the gas limit and
+// nonce given: geth does not estimate gas, so a transaction that will fail
+// is sent and mined all the same, and transactions sent in quick
+// succession cannot race for a nonce (see [Geth.Nonce]).
+func (g *Geth) SendTransactionGas(ctx context.Context, to *EthAddress, data []byte, gas, nonce uint64) (EthHash, error) {
+	tx := map[string]any{"from": g.Dev, "data": hexBytes(data), "gas": hexUint(gas), "nonce": hexUint(nonce)}
+	if to != nil {
+		tx["to"] = *to
+	}
+	var h EthHash
+	err := g.RPC.Call(ctx, &h, "eth_sendTransaction", tx)
+	return h, err
+}
+
+// Nonce returns the developer account's next nonce, pending transactions
+// counted.
+func (g *Geth) Nonce(ctx context.Context) (uint64, error) {
+	var n hexUint
+	err := g.RPC.Call(ctx, &n, "eth_getTransactionCount", g.Dev, "pending")
+	return uint64(n), err
+}
+
 // Receipt polls for the receipt of transaction h until it is mined and
 // indexed, or ctx ends.
 func (g *Geth) Receipt(ctx context.Context, h EthHash) (*Receipt, error) {
@@ -156,7 +205,13 @@ func (g *Geth) Transact(ctx context.Context, to *EthAddress, data []byte) (*Rece
 // DeployEmitter deploys the contract of [EmitterCode] and returns its
 // address and the creation receipt (whose single log is Created()).
 func (g *Geth) DeployEmitter(ctx context.Context) (EthAddress, *Receipt, error) {
-	r, err := g.Transact(ctx, nil, EmitterCode())
+	return g.DeployEmitterCode(ctx, EmitterCode())
+}
+
+// DeployEmitterCode deploys a contract from its creation code and returns
+// its address and the creation receipt.
+func (g *Geth) DeployEmitterCode(ctx context.Context, code []byte) (EthAddress, *Receipt, error) {
+	r, err := g.Transact(ctx, nil, code)
 	if err != nil {
 		return EthAddress{}, nil, err
 	}

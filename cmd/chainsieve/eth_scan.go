@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chainsieve/chainsieve/ethlogs"
+	"github.com/chainsieve/chainsieve/ethlogs/event"
+	"github.com/chainsieve/chainsieve/ethlogs/scan"
+	"github.com/chainsieve/chainsieve/ethlogs/scan/demo"
+	"github.com/ethereum/go-ethereum/common"
+)
+
+const ethScanSynopsis = `[--rpc URL] [--address ADDR]... [--topics JSON] [--event SIG] [--from N] [--to N|latest]
+       [--anchor HASH] [--index DIR] [--verify full|bloom-untrusted|none] [--json]
+
+Finds the logs matching an eth_getLogs-style filter in a block range: it reads
+the headers in batches, verifies their hashes and parent links back from the
+anchor, keeps them in a persistent bloom index, fetches receipts only for the
+blocks whose bloom passes, verifies them against the header, and prints the
+matching logs in block order. Without --rpc and ETH_RPC_URL it scans the
+embedded demo chain, served by an in-process go-ethereum node: no network.
+
+A stopped scan (Ctrl-C, a node that went away) resumes after the last block
+it printed when run again with the same query; --restart starts over.`
+
+// ethScanFlags are the parsed flags of eth scan.
+type ethScanFlags struct {
+	rpc, topics, eventSig, to, anchor, index, verify string
+	addresses                                        []common.Address
+	from                                             uint64
+	fromSet, asJSON, restart                         bool
+	concurrency, batch, retries                      int
+	timeout                                          time.Duration
+}
+
+func ethScan(ctx context.Context, e *env, args []string) int {
+	f, code, ok := parseEthScanFlags(e, args)
+	if !ok {
+		return code
+	}
+	q, ev, err := f.query()
+	if err != nil {
+		return usageError(e, "eth scan", "%v", err)
+	}
+	cfg, err := f.config(q)
+	if err != nil {
+		return usageError(e, "eth scan", "%v", err)
+	}
+	if f.rpc == "" {
+		chain, err := demo.Start(demo.DefaultBlocks)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "chainsieve eth scan: %v\n", err)
+			return exitFailure
+		}
+		defer chain.Close()
+		if len(q.Addresses) == 0 && len(q.Topics) == 0 {
+			cfg.Query, ev = demoQuery(chain)
+		}
+		f.rpc = chain.URL
+		fmt.Fprintf(e.stderr, "no --rpc and no ETH_RPC_URL: scanning the embedded demo chain, %d blocks served by an in-process go-ethereum node at %s (no network)\n", chain.Head+1, chain.URL)
+		fmt.Fprintf(e.stderr, "query: %s\n", describeQuery(cfg.Query, ev))
+	}
+	cfg.Client = scan.NewClient(f.rpc)
+	cfg.Client.Timeout, cfg.Client.Retry.Attempts = f.timeout, f.retries
+	return runScan(ctx, e, cfg, ev, f.asJSON)
+}
+
+func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
+	f := &ethScanFlags{}
+	fs := newFlags(e, "eth scan", ethScanSynopsis)
+	fs.StringVar(&f.rpc, "rpc", e.getenv("ETH_RPC_URL"), "JSON-RPC endpoint over HTTP(S) (default $ETH_RPC_URL; none: the embedded demo chain)")
+	fs.Func("address", "contract address to match (repeatable: any of them)", func(s string) error {
+		if !common.IsHexAddress(s) || !strings.HasPrefix(s, "0x") || len(s) != 42 {
+			return fmt.Errorf("%q is not a 0x-prefixed 20-byte address", s)
+		}
+		f.addresses = append(f.addresses, common.HexToAddress(s))
+		return nil
+	})
+	fs.StringVar(&f.topics, "topics", "", `topics array exactly as eth_getLogs takes it, e.g. '[null, ["0x…","0x…"]]' (null: any)`)
+	fs.StringVar(&f.eventSig, "event", "", `event declaration, e.g. 'Transfer(address indexed from,address indexed to,uint256 value)': sets topic 0 and decodes the arguments`)
+	fs.Func("from", "first block (required with --rpc; default 0 on the demo chain)", func(s string) (err error) {
+		f.from, err = parseBlock(s)
+		f.fromSet = true
+		return err
+	})
+	fs.StringVar(&f.to, "to", "latest", "last block: a number or latest")
+	fs.StringVar(&f.anchor, "anchor", "", "hash of a block you trust, at or above --to, to verify the header chain back from (default: the tip the node reports)")
+	fs.StringVar(&f.index, "index", "", "directory of the persistent header index (default: chainsieve/eth-index under the user cache directory)")
+	fs.StringVar(&f.verify, "verify", "full", "full; bloom-untrusted (fetch every block's receipts, check only the receipts root: for chains with wrong blooms); none (believe the node)")
+	fs.BoolVar(&f.asJSON, "json", false, "one eth_getLogs log object per line on stdout (decoded --event arguments in \"args\")")
+	fs.BoolVar(&f.restart, "restart", false, "ignore the checkpoint of a stopped scan and start at --from")
+	fs.IntVar(&f.concurrency, "concurrency", 4, "requests in flight")
+	fs.IntVar(&f.batch, "batch", 500, "most headers per request (shrinks when the provider refuses)")
+	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "per HTTP request, before a retry")
+	fs.IntVar(&f.retries, "retries", 8, "attempts per request on timeouts, 429s, 5xx and lost connections (waits double from 0.2 s to 5 s)")
+	pos, code, ok := parseFlags(e, fs, args)
+	if !ok {
+		return nil, code, false
+	}
+	if len(pos) > 0 {
+		return nil, usageError(e, "eth scan", "unexpected argument %q", pos[0]), false
+	}
+	if f.rpc != "" && !f.fromSet {
+		return nil, usageError(e, "eth scan", "--from is required with --rpc (a scan from genesis reads every header)"), false
+	}
+	if f.rpc != "" {
+		if u, err := url.Parse(f.rpc); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, usageError(e, "eth scan", "--rpc %q is not an http(s) URL", f.rpc), false
+		}
+	}
+	if f.concurrency < 1 || f.batch < 1 || f.retries < 1 {
+		return nil, usageError(e, "eth scan", "--concurrency, --batch and --retries must be at least 1"), false
+	}
+	return f, 0, true
+}
+
+// parseBlock reads a block number in decimal or 0x hex.
+func parseBlock(s string) (uint64, error) {
+	if h, ok := strings.CutPrefix(s, "0x"); ok {
+		return strconv.ParseUint(h, 16, 64)
+	}
+	return strconv.ParseUint(s, 10, 64)
+}
+
+// query builds the filter from --address, --topics and --event.
+func (f *ethScanFlags) query() (ethlogs.Query, *event.Event, error) {
+	q := ethlogs.Query{Addresses: f.addresses}
+	if f.topics != "" {
+		parsed, err := ethlogs.ParseQuery([]byte(`{"topics":` + f.topics + `}`))
+		if err != nil {
+			return q, nil, fmt.Errorf("--topics: %v", err)
+		}
+		q.Topics = parsed.Topics
+	}
+	if f.eventSig == "" {
+		return q, nil, nil
+	}
+	ev, err := event.Parse(f.eventSig)
+	if err != nil {
+		return q, nil, fmt.Errorf("--event: %v", err)
+	}
+	if len(q.Topics) == 0 {
+		q.Topics = [][]common.Hash{nil}
+	}
+	if len(q.Topics[0]) > 0 && (len(q.Topics[0]) != 1 || q.Topics[0][0] != ev.Topic()) {
+		return q, nil, fmt.Errorf("--topics position 0 conflicts with --event %s (topic %s)", ev.Signature(), ev.Topic())
+	}
+	q.Topics[0] = []common.Hash{ev.Topic()}
+	return q, ev, nil
+}
+
+// config turns the range, anchor, index and mode flags into a scan config.
+func (f *ethScanFlags) config(q ethlogs.Query) (scan.Config, error) {
+	cfg := scan.Config{Query: q, From: f.from, IndexDir: f.index, Restart: f.restart,
+		Concurrency: f.concurrency, HeaderBatch: f.batch}
+	var err error
+	if cfg.Mode, err = scan.ParseMode(f.verify); err != nil {
+		return cfg, errors.New(strings.TrimPrefix(err.Error(), "scan: "))
+	}
+	if f.to != "latest" {
+		to, err := parseBlock(f.to)
+		if err != nil {
+			return cfg, fmt.Errorf("--to %q is not a block number or latest", f.to)
+		}
+		cfg.To = &to
+	}
+	if f.anchor != "" {
+		b, err := hexHash(f.anchor)
+		if err != nil {
+			return cfg, fmt.Errorf("--anchor: %v", err)
+		}
+		cfg.Anchor = &b
+	}
+	if cfg.IndexDir == "" {
+		if cfg.IndexDir, err = scan.DefaultIndexDir(); err != nil {
+			return cfg, err
+		}
+	}
+	cfg.Resume = fmt.Sprintf("json=%t event=%s", f.asJSON, f.eventSig)
+	return cfg, nil
+}
+
+func hexHash(s string) (common.Hash, error) {
+	h, ok := strings.CutPrefix(s, "0x")
+	if !ok || len(h) != 64 {
+		return common.Hash{}, fmt.Errorf("%q is not a 0x-prefixed 32-byte hash", s)
+	}
+	return common.HexToHash(s), nil
+}
+
+// demoQuery is the demo's default question: every Transfer of its DEMO
+// token.
+func demoQuery(chain *demo.Chain) (ethlogs.Query, *event.Event) {
+	ev, _ := event.Parse(demo.Transfer)
+	return ethlogs.Query{Addresses: []common.Address{chain.Contracts.Token}, Topics: [][]common.Hash{{ev.Topic()}}}, ev
+}
+
+// describeQuery writes a query as the flags that ask it.
+func describeQuery(q ethlogs.Query, ev *event.Event) string {
+	var parts []string
+	for _, a := range q.Addresses {
+		parts = append(parts, "--address "+a.Hex())
+	}
+	topics := q.Topics
+	if ev != nil {
+		parts = append(parts, "--event '"+ev.String()+"'")
+		topics = append([][]common.Hash{nil}, topics[1:]...)
+	}
+	if len(topics) > 0 && (ev == nil || len(topics) > 1) {
+		b, _ := ethlogs.Query{Topics: topics}.MarshalJSON()
+		parts = append(parts, "--topics '"+strings.TrimSuffix(strings.TrimPrefix(string(b), `{"topics":`), "}")+"'")
+	}
+	if len(parts) == 0 {
+		return "every log"
+	}
+	return strings.Join(parts, " ")
+}

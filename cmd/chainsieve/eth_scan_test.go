@@ -1,0 +1,213 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chainsieve/chainsieve/ethlogs"
+	"github.com/chainsieve/chainsieve/ethlogs/scan"
+	"github.com/chainsieve/chainsieve/ethlogs/scan/demo"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+// nodeLogs asks a node's own eth_getLogs; one compact JSON object a line.
+func nodeLogs(t *testing.T, url string, q ethlogs.Query) []string {
+	t.Helper()
+	var raw []json.RawMessage
+	if err := scan.NewClient(url).Call(context.Background(), &raw, "eth_getLogs", q); err != nil {
+		t.Fatalf("eth_getLogs: %v", err)
+	}
+	lines := make([]string, len(raw))
+	for i, r := range raw {
+		var b bytes.Buffer
+		json.Compact(&b, r)
+		lines[i] = b.String()
+	}
+	return lines
+}
+
+// stripArgs removes the decoded arguments, leaving the eth_getLogs object.
+func stripArgs(t *testing.T, line string) (string, map[string]string) {
+	t.Helper()
+	i := strings.Index(line, `,"args":`)
+	if i < 0 {
+		return line, nil
+	}
+	var args map[string]string
+	if err := json.Unmarshal([]byte(line[i+len(`,"args":`):len(line)-1]), &args); err != nil {
+		t.Fatalf("args of %s: %v", line, err)
+	}
+	return line[:i] + "}", args
+}
+
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+// TestEthScanDemo runs the README's main command with --json and checks
+// it against the demo chain's own eth_getLogs, decoded arguments included.
+func TestEthScanDemo(t *testing.T) {
+	chain, err := demo.Start(demo.DefaultBlocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer chain.Close()
+	transfer := crypto.Keccak256Hash([]byte("Transfer(address,address,uint256)"))
+	from, to := ethlogs.BlockNumber(0), ethlogs.BlockNumber(chain.Head)
+	want := nodeLogs(t, chain.URL, ethlogs.Query{FromBlock: &from, ToBlock: &to,
+		Addresses: []common.Address{chain.Contracts.Token}, Topics: [][]common.Hash{{transfer}}})
+
+	code, stdout, stderr := runCLI(t, "eth", "scan", "--json", "--index", t.TempDir())
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	lines := splitLines(stdout)
+	if len(lines) != len(want) || len(want) < 20 {
+		t.Fatalf("%d lines, the node's eth_getLogs %d (want at least 20)", len(lines), len(want))
+	}
+	for i, line := range lines {
+		log, args := stripArgs(t, line)
+		if log != want[i] {
+			t.Fatalf("line %d:\n%s\neth_getLogs:\n%s", i, log, want[i])
+		}
+		var l struct{ Topics []common.Hash }
+		json.Unmarshal([]byte(log), &l)
+		if args["from"] != common.BytesToAddress(l.Topics[1][:]).Hex() || args["to"] != common.BytesToAddress(l.Topics[2][:]).Hex() || args["value"] == "" {
+			t.Errorf("line %d: args %v do not decode topics %v", i, args, l.Topics)
+		}
+	}
+	for _, s := range []string{"embedded demo chain", "anchor: block 300", "the tip the node reports", "headers: 301 in blocks 0 to 300", "bloom false-positive rate", "fetching every receipt"} {
+		if !strings.Contains(stderr, s) {
+			t.Errorf("stderr lacks %q:\n%s", s, stderr)
+		}
+	}
+}
+
+// TestEthScanDemoTable pins the table the README's first command prints:
+// the demo chain is the same on every machine.
+func TestEthScanDemoTable(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "eth", "scan", "--index", t.TempDir())
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	golden(t, "eth-scan-demo.golden", stdout)
+}
+
+// TestEthScanRPC scans the demo chain as any node, through --rpc and
+// through ETH_RPC_URL, with a query of --topics and --event together.
+func TestEthScanRPC(t *testing.T) {
+	chain, err := demo.Start(demo.DefaultBlocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer chain.Close()
+	swap := crypto.Keccak256Hash([]byte("Swap(address,uint256,uint256,uint256,uint256,address)"))
+	user := common.BytesToHash(demo.Users[1][:])
+	from, to := ethlogs.BlockNumber(40), ethlogs.BlockNumber(260)
+	want := nodeLogs(t, chain.URL, ethlogs.Query{FromBlock: &from, ToBlock: &to, Topics: [][]common.Hash{{swap}, nil, {user}}})
+	args := []string{"eth", "scan", "--json", "--index", t.TempDir(), "--from", "40", "--to", "260",
+		"--event", demo.Swap, "--topics", `[null, null, "` + user.Hex() + `"]`}
+	for _, env := range []map[string]string{{}, {"ETH_RPC_URL": chain.URL}} {
+		a := args
+		if env["ETH_RPC_URL"] == "" {
+			a = append(slices.Clone(args), "--rpc", chain.URL)
+		}
+		var out, errOut bytes.Buffer
+		code := runEnv(t.Context(), a, strings.NewReader(""), &out, &errOut, func(k string) string { return env[k] })
+		if code != exitOK {
+			t.Fatalf("exit %d\n%s", code, errOut.String())
+		}
+		lines := splitLines(out.String())
+		if len(lines) != len(want) || len(want) == 0 {
+			t.Fatalf("%d lines, eth_getLogs %d", len(lines), len(want))
+		}
+		for i, line := range lines {
+			if log, args := stripArgs(t, line); log != want[i] || args["to"] != common.BytesToAddress(user[:]).Hex() || len(args) != 6 {
+				t.Errorf("line %d: %s, args %v; eth_getLogs %s", i, log, args, want[i])
+			}
+		}
+		if strings.Contains(errOut.String(), "demo") {
+			t.Errorf("scanning a node by URL mentions the demo chain:\n%s", errOut.String())
+		}
+	}
+}
+
+func TestEthScanUsage(t *testing.T) {
+	tests := []struct {
+		args    []string
+		wantErr string
+	}{
+		{[]string{"--rpc", "http://127.0.0.1:1"}, "--from is required"},
+		{[]string{"--rpc", "ftp://x", "--from", "1"}, "not an http(s) URL"},
+		{[]string{"--address", "0x12"}, "not a 0x-prefixed 20-byte address"},
+		{[]string{"--topics", `[1]`}, "--topics"},
+		{[]string{"--topics", `[null,null,null,null,null]`}, "5 topic positions"},
+		{[]string{"--event", "Transfer(address indexed from, uint7 x)"}, "--event"},
+		{[]string{"--event", "Transfer(address,address,uint256)", "--topics", `["0x0000000000000000000000000000000000000000000000000000000000000001"]`}, "conflicts with --event"},
+		{[]string{"--verify", "some"}, "unknown verify mode"},
+		{[]string{"--to", "soon"}, "--to"},
+		{[]string{"--from", "x"}, "invalid value"},
+		{[]string{"--anchor", "0x12"}, "--anchor"},
+		{[]string{"--concurrency", "0"}, "at least 1"},
+		{[]string{"extra"}, `unexpected argument "extra"`},
+	}
+	for _, tt := range tests {
+		code, _, stderr := runCLI(t, append([]string{"eth", "scan"}, tt.args...)...)
+		if code != exitUsage || !strings.Contains(stderr, tt.wantErr) {
+			t.Errorf("eth scan %q = %d, %s; want %d and %q", tt.args, code, stderr, exitUsage, tt.wantErr)
+		}
+	}
+}
+
+// TestEthScanFailure scans a node that is not there: exit 1, a message
+// naming the request, nothing on stdout.
+func TestEthScanFailure(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "eth", "scan", "--rpc", "http://127.0.0.1:1", "--from", "0", "--retries", "1", "--index", t.TempDir())
+	if code != exitFailure || stdout != "" || !strings.Contains(stderr, "eth_getBlockByNumber") {
+		t.Errorf("exit %d, stdout %q, stderr %s; want 1, nothing, an error naming eth_getBlockByNumber", code, stdout, stderr)
+	}
+}
+
+// cancelWriter cancels a context on its first write, as a Ctrl-C right
+// after the first logs are printed would.
+type cancelWriter struct {
+	bytes.Buffer
+	cancel context.CancelFunc
+}
+
+func (w *cancelWriter) Write(p []byte) (int, error) {
+	w.cancel()
+	return w.Buffer.Write(p)
+}
+
+// TestEthScanInterruptResume stops the demo scan after its first batch of
+// logs, as Ctrl-C does, and reruns the same command: the second run says
+// it resumes, and the two outputs together are one uninterrupted scan.
+func TestEthScanInterruptResume(t *testing.T) {
+	index := t.TempDir()
+	_, full, _ := runCLI(t, "eth", "scan", "--json", "--index", t.TempDir())
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	first := &cancelWriter{cancel: cancel}
+	var errOut bytes.Buffer
+	args := []string{"eth", "scan", "--json", "--index", index, "--concurrency", "1"}
+	code := run(ctx, args, strings.NewReader(""), first, &errOut)
+	if code != exitFailure || !strings.Contains(errOut.String(), "interrupted") || first.Len() == 0 || first.Len() >= len(full) {
+		t.Fatalf("interrupted scan: exit %d, %d of %d bytes\n%s", code, first.Len(), len(full), errOut.String())
+	}
+	code, rest, stderr := runCLI(t, args...)
+	if code != exitOK || !strings.Contains(stderr, "resuming after block") {
+		t.Fatalf("rerun: exit %d\n%s", code, stderr)
+	}
+	if first.String()+rest != full {
+		t.Errorf("interrupted (%d lines) + resumed (%d lines) != one scan (%d lines)", len(splitLines(first.String())), len(splitLines(rest)), len(splitLines(full)))
+	}
+}

@@ -1,0 +1,106 @@
+package scan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/chainsieve/chainsieve/ethlogs"
+)
+
+// chain brings the index up to the anchor block and checks that the block
+// there is the anchor: every indexed header links to the next, so this
+// proves the whole indexed chain below it.
+//
+// An index that does not lead to the anchor (a reorganisation since it was
+// built, or headers an earlier node made up) is cut back and rebuilt: first
+// from From, then from its first block; only then is a mismatch an error.
+func (s *scanner) chain(ctx context.Context) error {
+	cuts := []uint64{s.stats.From, s.x.First()}
+	for attempt := 0; ; attempt++ {
+		err := s.extend(ctx)
+		if err == nil {
+			err = s.checkAnchor()
+		}
+		if err == nil || attempt == len(cuts) || !errors.Is(err, errMismatch) {
+			return err
+		}
+		if err := s.x.Truncate(cuts[attempt]); err != nil {
+			return fmt.Errorf("scan: %w", err)
+		}
+	}
+}
+
+// errMismatch marks an index that does not lead to the anchor.
+var errMismatch = errors.New("the index does not lead to the anchor")
+
+func (s *scanner) checkAnchor() error {
+	if s.cfg.Mode == Trust {
+		return nil
+	}
+	n := s.stats.AnchorNumber
+	got, err := s.x.Hash(n)
+	if err != nil {
+		return fmt.Errorf("scan: %w", err)
+	}
+	if got != s.anchorHash() {
+		return fmt.Errorf("scan: %w: %w", errMismatch, blockError(n, got, ethlogs.ErrHeaderHash, "the header chain leads to %s, the anchor is %s", got, s.anchorHash()))
+	}
+	return nil
+}
+
+// extend fetches the headers from the index's head to the anchor and
+// appends them; the first must link to the head.
+func (s *scanner) extend(ctx context.Context) error {
+	first, top := s.x.First()+s.x.Len(), s.stats.AnchorNumber
+	s.stats.HeadersIndexed = 0
+	if lo := max(s.stats.From, s.x.First()); first > lo {
+		s.stats.HeadersIndexed = min(first, s.stats.To+1) - min(lo, s.stats.To+1)
+	}
+	if first > top {
+		return nil
+	}
+	next, total, done := first, top-first+1, uint64(0)
+	err := ordered(ctx, s.cfg.Concurrency,
+		func() (span, bool) {
+			if next > top {
+				return span{}, false
+			}
+			sp := span{next, min(top, next+uint64(s.headerBatch.get())-1)}
+			next = sp.hi + 1
+			return sp, true
+		},
+		s.fetchHeaders,
+		func(blocks []*block) error {
+			for _, b := range blocks {
+				h := b.header
+				err := s.x.AppendBloom(h.Number.Uint64(), b.hash, h.ParentHash, ethlogs.FromGeth(&h.Bloom))
+				if err != nil && h.Number.Uint64() == first && first > s.x.First() {
+					return fmt.Errorf("scan: %w: %w", errMismatch, err)
+				}
+				if err != nil {
+					return fmt.Errorf("scan: %w", err)
+				}
+				s.remember(b)
+			}
+			done += uint64(len(blocks))
+			s.stats.HeadersFetched += uint64(len(blocks))
+			s.progress("headers", done, total)
+			return nil
+		})
+	if syncErr := s.x.Sync(); err == nil && syncErr != nil {
+		err = fmt.Errorf("scan: %w", syncErr)
+	}
+	return err
+}
+
+// remember keeps the header of a bloom candidate of the range, so that
+// its receipts can be fetched without fetching it again. In bloom-untrusted
+// mode every block is a candidate: headers are fetched again rather than
+// held by the million.
+func (s *scanner) remember(b *block) {
+	n := b.header.Number.Uint64()
+	if s.cfg.Mode != BloomUntrusted && n >= s.stats.From && n <= s.stats.To && s.matcher.TestHeader(b.header) {
+		s.known[n] = b
+	}
+}

@@ -1,0 +1,140 @@
+package scan
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/chainsieve/chainsieve/ethlogs"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+)
+
+// Mode is how much of the node's answer a scan verifies.
+type Mode int
+
+const (
+	// Verify checks everything: header hashes and parent links up to the
+	// anchor, and each candidate block's receipts against its receiptsRoot,
+	// each receipt bloom against its logs and their union against the
+	// header's logsBloom. Only bloom candidates are fetched.
+	Verify Mode = iota
+	// BloomUntrusted is for chains that have published wrong header blooms:
+	// the receipts of every block in the range are fetched and checked
+	// against the receiptsRoot only; no bloom decides anything.
+	BloomUntrusted
+	// Trust skips the anchor and receipt checks: the node is believed. Only
+	// for a node of one's own; parent links are still checked, as the index
+	// requires them.
+	Trust
+)
+
+var modeNames = []string{"full", "bloom-untrusted", "none"}
+
+// ParseMode reads a mode by its name: full, bloom-untrusted or none.
+func ParseMode(s string) (Mode, error) {
+	for i, name := range modeNames {
+		if s == name {
+			return Mode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("scan: unknown verify mode %q (full, bloom-untrusted or none)", s)
+}
+
+func (m Mode) String() string { return modeNames[m] }
+
+// Config describes one scan.
+type Config struct {
+	Client *Client
+	// Query selects the logs: addresses and topics with eth_getLogs
+	// semantics. Its block fields are ignored: From and To bound the scan.
+	Query ethlogs.Query
+	From  uint64
+	To    *uint64 // nil: the anchor block
+	// Anchor is the hash of the block the header chain is verified back
+	// from, at or above To. Nil: the tip the node reports, which is then
+	// only as trustworthy as the node.
+	Anchor *common.Hash
+	// IndexDir holds the persistent header indexes, one directory per
+	// chain (named by its genesis hash) and per first block; see
+	// [DefaultIndexDir].
+	IndexDir string
+	Mode     Mode
+
+	Concurrency   int // requests in flight; 0: 4
+	HeaderBatch   int // most headers per request; 0: 500 (halved on refusals)
+	ReceiptsBatch int // most blocks' receipts per request; 0: 16
+
+	// Resume names the output for checkpoints: a scan with the same name,
+	// query, From and Mode that was stopped resumes after the last block
+	// whose logs Emit accepted. Empty: no checkpoint.
+	Resume string
+	// Restart ignores a checkpoint and starts at From.
+	Restart bool
+
+	// Emit receives each batch of matching logs in block and log-index
+	// order; once it returns nil the logs count as written (a resumed scan
+	// does not repeat them). It is called from one goroutine.
+	Emit func(logs []*types.Log) error
+	// Started, if set, is called once the range, anchor and resume point
+	// are known, before the long work.
+	Started func(Stats)
+	// Progress, if set, is called after each batch of headers or receipts.
+	Progress func(Progress)
+}
+
+// Progress is how far a scan has come in its current phase.
+type Progress struct {
+	Phase       string // "headers" or "receipts"
+	Done, Total uint64 // blocks
+	Elapsed     time.Duration
+}
+
+// Stats describe a scan: what it covered, trusted, fetched and found.
+type Stats struct {
+	Genesis        common.Hash
+	From, To       uint64 // the range searched in this run
+	AnchorNumber   uint64
+	AnchorHash     common.Hash
+	AnchorFromNode bool   // the anchor is the node's tip, not given
+	Resumed        bool   // From is one past a checkpoint
+	ResumedLogs    uint64 // logs written before the checkpoint
+	Index          string // the index directory used
+
+	HeadersFetched uint64 // headers fetched and verified in this run
+	HeadersIndexed uint64 // headers of the range taken from the index
+	Candidates     uint64 // blocks whose receipts were fetched
+	Matched        uint64 // blocks with at least one matching log
+	Logs           uint64 // logs emitted in this run
+	PerTransaction bool   // receipts came one transaction at a time
+
+	HeaderBytes, ReceiptBytes int64 // JSON received in each phase
+	Requests, Calls, Retries  int64
+	Splits                    int64 // requests split after a provider refused them
+	Elapsed                   time.Duration
+}
+
+// Blocks returns the number of blocks in the range searched.
+func (s *Stats) Blocks() uint64 {
+	if s.To < s.From {
+		return 0
+	}
+	return s.To - s.From + 1
+}
+
+// FalsePositiveRate returns the fraction of the range's blocks without a
+// match whose bloom passed anyway: the receipts fetched for nothing.
+func (s *Stats) FalsePositiveRate() float64 {
+	if s.Blocks() == s.Matched {
+		return 0
+	}
+	return float64(s.Candidates-s.Matched) / float64(s.Blocks()-s.Matched)
+}
+
+// AllReceiptBytes estimates the receipt bytes of fetching every block of
+// the range, from the mean of the candidates fetched.
+func (s *Stats) AllReceiptBytes() int64 {
+	if s.Candidates == 0 {
+		return 0
+	}
+	return int64(float64(s.ReceiptBytes) / float64(s.Candidates) * float64(s.Blocks()))
+}

@@ -1,0 +1,89 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/eth"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
+	"github.com/ethereum/go-ethereum/eth/filters"
+	"github.com/ethereum/go-ethereum/node"
+	"github.com/ethereum/go-ethereum/p2p"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// Chain is the demo chain served by a running in-process node.
+type Chain struct {
+	URL       string // JSON-RPC over HTTP on 127.0.0.1
+	Head      uint64 // number of the last block
+	Genesis   common.Hash
+	Contracts Contracts
+
+	stack *node.Node
+}
+
+// Start builds the demo chain with the given number of blocks after
+// genesis ([DefaultBlocks] for the CLI's) and serves it on a port of
+// 127.0.0.1 the kernel picks, with the eth API only. Close stops it.
+func Start(blocks int) (*Chain, error) {
+	gspec, chain, contracts, err := generate(blocks)
+	if err != nil {
+		return nil, err
+	}
+	conf := node.DefaultConfig
+	conf.DataDir = "" // in memory
+	conf.P2P = p2p.Config{NoDiscovery: true, ListenAddr: ""}
+	conf.HTTPHost, conf.HTTPPort, conf.HTTPModules = "127.0.0.1", 0, []string{"eth"}
+	conf.AuthAddr, conf.AuthPort = "127.0.0.1", 0
+	conf.WSHost, conf.IPCPath = "", ""
+	stack, err := node.New(&conf)
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	ethConf := ethconfig.Defaults
+	ethConf.Genesis, ethConf.SyncMode = gspec, ethconfig.FullSync
+	ethConf.TxPool.NoLocals = true
+	ethConf.LogNoHistory = true // eth_getLogs reads blocks, no background log index
+	backend, err := eth.New(stack, &ethConf)
+	if err != nil {
+		stack.Close()
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	stack.RegisterAPIs([]rpc.API{{Namespace: "eth", Service: filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend, filters.Config{}))}})
+	if err := stack.Start(); err != nil {
+		stack.Close()
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	if _, err := backend.BlockChain().InsertChain(chain); err != nil {
+		stack.Close()
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	c := &Chain{URL: stack.HTTPEndpoint(), Head: uint64(blocks), Genesis: backend.BlockChain().Genesis().Hash(), Contracts: contracts, stack: stack}
+	return c, c.waitHTTP()
+}
+
+// waitHTTP waits until the HTTP server answers, at most five seconds.
+func (c *Chain) waitHTTP() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, c.URL, nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			c.Close()
+			return errors.New("demo: the node's HTTP server did not answer within 5 s")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// Close stops the node.
+func (c *Chain) Close() error { return c.stack.Close() }

@@ -1,0 +1,47 @@
+// Package scan answers "which logs in this block range match this
+// eth_getLogs filter?" from any Ethereum JSON-RPC endpoint, and proves the
+// answer: nothing forged, nothing withheld. It is the pipeline behind
+// "chainsieve eth scan".
+//
+// [Run] works in two passes:
+//
+//  1. Headers. It fetches the headers from the end of the persistent index
+//     ([ethlogs/index], one per chain and first block under
+//     [Config.IndexDir]) up to the anchor block, in batched JSON-RPC
+//     requests (eth_getHeaderByNumber where the node has it, else
+//     eth_getBlockByNumber(n, false)) with several requests in flight,
+//     checks that each header's fields hash to the hash the node claims
+//     and that it links to its parent, appends it to the index, and
+//     finally checks that the block at the anchor's height is the anchor.
+//     Every header of the range is then as trusted as the anchor.
+//  2. Receipts. The index gives the blocks whose logsBloom passes the
+//     compiled query ([ethlogs.Matcher]); for those only, it fetches
+//     eth_getBlockReceipts (one eth_getTransactionReceipt per transaction
+//     where the node lacks it), verifies them with
+//     [ethlogs.VerifyReceipts] against the trusted header, and hands the
+//     logs that match exactly, in eth_getLogs order and JSON shape, to
+//     [Config.Emit].
+//
+// What is proven: the receipts root commits to every receipt's status,
+// gas, bloom and logs (address, topics, data), and the header bloom is
+// checked to be the union of the logs' blooms, so a block skipped on its
+// bloom has no matching log. Block number, hash and time, transaction and
+// log indexes are set from the verified header and the receipts' order.
+// What is not: transactionHash is not covered by the receipts root (it
+// needs the block's transactions against transactionsRoot) and is passed
+// on as the node gave it. The anchor, unless [Config.Anchor] pins it, is
+// the tip the node reports and is only as trustworthy as the node.
+//
+// Modes ([Mode]): [Verify] (the default), [BloomUntrusted] for chains whose
+// header blooms have been wrong (every block's receipts are fetched and
+// checked against the receipts root only), and [Trust] (no anchor or
+// receipt checks: an escape hatch, never a default).
+//
+// Providers: [Client] retries timeouts, lost connections, HTTP 429 (after
+// Retry-After) and 5xx with backoff; a request refused as too large (error
+// -32005, HTTP 413, a message about a limit, a range or a batch size) is
+// split in halves and the batch size shrinks, then grows back. A scan
+// with [Config.Resume] set writes a checkpoint after each batch of logs
+// it emits, so a scan stopped by Ctrl-C or a failing node resumes after
+// the last block it emitted, without repeating or losing a log.
+package scan

@@ -1,0 +1,225 @@
+package scan
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/chainsieve/chainsieve/ethlogs"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+)
+
+// candidate is a block whose receipts are to be fetched: its number and
+// the hash the verified header chain gives it.
+type candidate struct {
+	number uint64
+	hash   common.Hash
+}
+
+// found is what a candidate block yields: its matching logs.
+type found struct {
+	number uint64
+	logs   []*types.Log
+}
+
+// receipts fetches the receipts of the candidate blocks of the range,
+// verifies them, and emits the matching logs in order.
+func (s *scanner) receipts(ctx context.Context) error {
+	cands, err := s.candidates()
+	if err != nil {
+		return err
+	}
+	s.stats.Candidates = uint64(len(cands))
+	next, done := 0, uint64(0)
+	return ordered(ctx, s.cfg.Concurrency,
+		func() ([]candidate, bool) {
+			if next == len(cands) {
+				return nil, false
+			}
+			n := min(len(cands)-next, s.receiptsBatch.get())
+			next += n
+			return cands[next-n : next], true
+		},
+		s.fetchReceipts,
+		func(blocks []found) error {
+			var logs []*types.Log
+			for _, f := range blocks {
+				if len(f.logs) > 0 {
+					s.stats.Matched++
+					logs = append(logs, f.logs...)
+				}
+			}
+			if len(logs) > 0 {
+				if err := s.cfg.Emit(logs); err != nil {
+					return err
+				}
+				s.stats.Logs += uint64(len(logs))
+				if err := s.saveCheckpoint(blocks[len(blocks)-1].number); err != nil {
+					return err
+				}
+			}
+			done += uint64(len(blocks))
+			s.progress("receipts", done, uint64(len(cands)))
+			return nil
+		})
+}
+
+// candidates returns the blocks of the range whose bloom passes, with the
+// hashes the index holds; every block in bloom-untrusted mode.
+func (s *scanner) candidates() ([]candidate, error) {
+	var numbers []uint64
+	if s.cfg.Mode == BloomUntrusted {
+		for n := s.stats.From; n <= s.stats.To; n++ {
+			numbers = append(numbers, n)
+		}
+	} else {
+		var err error
+		if numbers, err = s.x.Candidates(nil, s.matcher, s.stats.From, s.stats.To); err != nil {
+			return nil, fmt.Errorf("scan: %w", err)
+		}
+	}
+	cands := make([]candidate, len(numbers))
+	for i, n := range numbers {
+		h, err := s.x.Hash(n)
+		if err != nil {
+			return nil, fmt.Errorf("scan: %w", err)
+		}
+		cands[i] = candidate{n, h}
+	}
+	return cands, nil
+}
+
+// fetchReceipts fetches, for each block, its receipts (eth_getBlockReceipts,
+// or one eth_getTransactionReceipt per transaction where the node lacks
+// it) and, unless this run fetched it already, its header by hash; it
+// verifies them and keeps the logs that match.
+func (s *scanner) fetchReceipts(ctx context.Context, blocks []candidate) ([]found, error) {
+	perTx := s.perTx.Load()
+	var calls []Call
+	at := make([][2]int, len(blocks)) // the header's and the receipts' call, -1 for none
+	for i, c := range blocks {
+		at[i] = [2]int{-1, -1}
+		if b := s.known[c.number]; b == nil || b.hash != c.hash || perTx {
+			at[i][0] = len(calls)
+			calls = append(calls, Call{Method: "eth_getBlockByHash", Params: []any{c.hash, false}})
+		}
+		if !perTx {
+			at[i][1] = len(calls)
+			calls = append(calls, Call{Method: "eth_getBlockReceipts", Params: []any{c.hash}})
+		}
+	}
+	if err := s.send(ctx, calls, s.receiptsBatch); err != nil {
+		return nil, fmt.Errorf("scan: receipts of blocks %d to %d: %w", blocks[0].number, blocks[len(blocks)-1].number, err)
+	}
+	if !perTx && calls[at[0][1]].Err != nil && isUnsupported(calls[at[0][1]].Err) {
+		s.perTx.Store(true)
+		return s.fetchReceipts(ctx, blocks)
+	}
+	out := make([]found, len(blocks))
+	for i, c := range blocks {
+		b, rs, err := s.blockReceipts(ctx, c, calls, at[i])
+		if err != nil {
+			return nil, fmt.Errorf("scan: %w", err)
+		}
+		logs, err := s.verify(b, rs)
+		if err != nil {
+			return nil, fmt.Errorf("scan: %w", err)
+		}
+		out[i] = found{c.number, logs}
+	}
+	return out, nil
+}
+
+// blockReceipts decodes the header and receipts of one block of a batch,
+// whose calls are at[0] and at[1].
+func (s *scanner) blockReceipts(ctx context.Context, c candidate, calls []Call, at [2]int) (*block, types.Receipts, error) {
+	b := s.known[c.number]
+	if at[0] >= 0 {
+		hc := calls[at[0]]
+		if hc.Err != nil {
+			return nil, nil, fmt.Errorf("block %d: eth_getBlockByHash: %w", c.number, hc.Err)
+		}
+		var err error
+		if b, err = decodeBlock(hc.Result, c.number); err != nil {
+			return nil, nil, err
+		}
+	}
+	if b.hash != c.hash {
+		return nil, nil, blockError(c.number, c.hash, ethlogs.ErrHeaderHash, "asked for this block by hash, the node answered with %s", b.hash)
+	}
+	if at[1] < 0 {
+		rs, err := s.txReceipts(ctx, b)
+		return b, rs, err
+	}
+	rc := calls[at[1]]
+	if rc.Err != nil {
+		return nil, nil, fmt.Errorf("block %d: eth_getBlockReceipts: %w", c.number, rc.Err)
+	}
+	rs, err := decodeReceipts(rc.Result, c.number)
+	return b, rs, err
+}
+
+// txReceipts fetches a block's receipts one transaction at a time, in the
+// order of the transaction hashes the node listed.
+func (s *scanner) txReceipts(ctx context.Context, b *block) (types.Receipts, error) {
+	calls := make([]Call, len(b.txs))
+	for i, tx := range b.txs {
+		calls[i] = Call{Method: "eth_getTransactionReceipt", Params: []any{tx}}
+	}
+	if err := s.send(ctx, calls, s.headerBatch); err != nil {
+		return nil, fmt.Errorf("block %d: %w", b.header.Number, err)
+	}
+	rs := make(types.Receipts, len(calls))
+	for i, c := range calls {
+		if c.Err != nil {
+			return nil, fmt.Errorf("block %d: eth_getTransactionReceipt(%s): %w", b.header.Number, b.txs[i], c.Err)
+		}
+		r, err := decodeReceipts(append(append([]byte("["), c.Result...), ']'), b.header.Number.Uint64())
+		if err != nil {
+			return nil, err
+		}
+		rs[i] = r[0]
+	}
+	return rs, nil
+}
+
+// decodeReceipts decodes a JSON array of receipts; null ones are refused.
+func decodeReceipts(raw json.RawMessage, number uint64) (types.Receipts, error) {
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return nil, blockError(number, common.Hash{}, ethlogs.ErrReceipt, "the node has no receipts for it (pruned?)")
+	}
+	var rs types.Receipts
+	if err := json.Unmarshal(raw, &rs); err != nil {
+		return nil, blockError(number, common.Hash{}, ethlogs.ErrReceipt, "%v", err)
+	}
+	for i, r := range rs {
+		if r == nil {
+			return nil, blockError(number, common.Hash{}, ethlogs.ErrReceipt, "receipt %d is null", i)
+		}
+		for j, l := range r.Logs {
+			if l == nil {
+				return nil, blockError(number, common.Hash{}, ethlogs.ErrReceipt, "receipt %d: log %d is null", i, j)
+			}
+		}
+	}
+	return rs, nil
+}
+
+// verify checks a block's receipts as the mode asks and returns the logs
+// that match, with the fields the receipts root does not commit to set
+// from the verified header.
+func (s *scanner) verify(b *block, rs types.Receipts) ([]*types.Log, error) {
+	var err error
+	switch s.cfg.Mode {
+	case Verify:
+		err = ethlogs.VerifyReceipts(b.header, rs)
+	case BloomUntrusted:
+		err = ethlogs.VerifyReceiptsRoot(b.header, rs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.cfg.Query.Filter(nil, ethlogs.Logs(b.header, rs)), nil
+}

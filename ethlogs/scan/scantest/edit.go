@@ -1,0 +1,50 @@
+package scantest
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// Block returns the block number a call asks for: the first parameter of
+// eth_getBlockByNumber or eth_getHeaderByNumber as a number, -1 for
+// anything else.
+func (r Request) Block() int64 {
+	if r.Method != "eth_getBlockByNumber" && r.Method != "eth_getHeaderByNumber" || len(r.Params) == 0 {
+		return -1
+	}
+	var s string
+	if json.Unmarshal(r.Params[0], &s) != nil || !strings.HasPrefix(s, "0x") {
+		return -1
+	}
+	n, err := strconv.ParseInt(s[2:], 16, 64)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// Hash returns the first parameter as a string: the block hash of
+// eth_getBlockByHash and eth_getBlockReceipts.
+func (r Request) Hash() string {
+	var s string
+	if len(r.Params) > 0 {
+		json.Unmarshal(r.Params[0], &s)
+	}
+	return s
+}
+
+// Edit decodes a JSON object or array result, lets f change it, and
+// encodes it again; on a decoding error the result is returned as is.
+func Edit[T any](result json.RawMessage, f func(*T)) json.RawMessage {
+	var v T
+	if json.Unmarshal(result, &v) != nil {
+		return result
+	}
+	f(&v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return result
+	}
+	return b
+}
