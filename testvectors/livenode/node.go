@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
+	"time"
 
 	"github.com/btcsuite/btcd/address/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
@@ -42,7 +43,50 @@ func (n *Node) Generate(ctx context.Context, count int) ([]chainhash.Hash, error
 	if err != nil {
 		return nil, err
 	}
-	return parseHashes("generate", hexes)
+	hashes, err := parseHashes("generate", hexes)
+	if err == nil && n.Name != btcdName {
+		err = n.waitIndexes(ctx)
+	}
+	return hashes, err
+}
+
+// indexTimeout bounds the wait for litecoind's indexes after mining.
+const indexTimeout = 30 * time.Second
+
+// waitIndexes waits until litecoind's block-filter and transaction indexes
+// have reached the tip. Core builds them on a background thread and answers
+// getcfilters, getcfheaders and getblockfilter only from them: a request for
+// a block not indexed yet is ignored, which under load made tests that ask
+// right after mining wait for a reply that never came.
+func (n *Node) waitIndexes(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, indexTimeout)
+	defer cancel()
+	tip, err := n.BlockCount(ctx)
+	if err != nil {
+		return err
+	}
+	for {
+		var indexes map[string]struct {
+			Height int32 `json:"best_block_height"`
+		}
+		if err := n.RPC.Call(ctx, &indexes, "getindexinfo"); err != nil {
+			return err
+		}
+		behind := ""
+		for name, ix := range indexes {
+			if ix.Height < tip {
+				behind = fmt.Sprintf("%s at height %d", name, ix.Height)
+			}
+		}
+		if behind == "" {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("livenode: litecoind's %s, tip %d: %w", behind, tip, ctx.Err())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 // BlockCount returns the height of the best block.
