@@ -124,6 +124,27 @@ func (n *Node) Block(ctx context.Context, hash chainhash.Hash) (*wire.MsgBlock, 
 	return &b, nil
 }
 
+// Blocks returns the best chain's blocks from height from to the tip.
+func (n *Node) Blocks(ctx context.Context, from int32) ([]*wire.MsgBlock, error) {
+	tip, err := n.BlockCount(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var blocks []*wire.MsgBlock
+	for h := from; h <= tip; h++ {
+		hash, err := n.BlockHash(ctx, h)
+		if err != nil {
+			return nil, err
+		}
+		b, err := n.Block(ctx, hash)
+		if err != nil {
+			return nil, err
+		}
+		blocks = append(blocks, b)
+	}
+	return blocks, nil
+}
+
 // SendRawTransaction submits tx to the mempool and returns its txid.
 func (n *Node) SendRawTransaction(ctx context.Context, tx *wire.MsgTx) (chainhash.Hash, error) {
 	var buf bytes.Buffer
