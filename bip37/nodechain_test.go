@@ -25,101 +25,39 @@ var regtest = &chaincfg.RegressionNetParams
 // wallet.
 func traffic(ctx context.Context, t *testing.T, n *livenode.Node, w, others *livenode.Wallet) (born int32, coins []livenode.Coin) {
 	t.Helper()
-	c := &chainTraffic{ctx: ctx, t: t, n: n, w: w, others: others}
-	c.mine(110) // 11 mature coinbases for others
-	c.send(others, others.Spendable()[:1], w.NewAddress(livenode.P2PKH).Pay(1e8),
+	tr := livenode.NewTraffic(ctx, t, n, w, others)
+	tr.Mine(110) // 11 mature coinbases for others
+	tr.Send(others, others.Spendable()[:1], w.NewAddress(livenode.P2PKH).Pay(1e8),
 		w.NewAddress(livenode.P2WPKH).Pay(2e8), w.NewAddress(livenode.P2TR).Pay(3e8))
-	c.unrelated(2)
-	born = c.mine(1)
+	tr.Unrelated(2)
+	born = tr.Mine(1)
 	coins = w.Coins()
 
-	c.sweep(w.Spendable(livenode.P2PKH), others.NewAddress(livenode.P2WPKH))
-	tx := c.send(w, w.Spendable(livenode.P2WPKH), w.NewAddress(livenode.P2TR).Pay(15e7))
-	c.sweep([]livenode.Coin{tx.Coin(0)}, others.NewAddress(livenode.P2TR))
-	paid := c.send(others, others.Spendable()[:1], w.NewAddress(livenode.P2WPKH).Pay(4e8))
-	c.unrelated(2)
-	c.mine(1)
+	tr.Sweep(w.Spendable(livenode.P2PKH), others.NewAddress(livenode.P2WPKH))
+	tx := tr.Send(w, w.Spendable(livenode.P2WPKH), w.NewAddress(livenode.P2TR).Pay(15e7))
+	tr.Sweep([]livenode.Coin{tx.Coin(0)}, others.NewAddress(livenode.P2TR))
+	paid := tr.Send(others, others.Spendable()[:1], w.NewAddress(livenode.P2WPKH).Pay(4e8))
+	tr.Unrelated(2)
+	tr.Mine(1)
 
-	c.unrelated(3)
-	c.mine(1)
+	tr.Unrelated(3)
+	tr.Mine(1)
 
 	p2tr := w.Spendable(livenode.P2TR)[0]
 	if p2tr.Height != born {
 		t.Fatalf("wallet: oldest P2TR coin confirmed at %d, want %d", p2tr.Height, born)
 	}
-	c.sweep([]livenode.Coin{p2tr}, others.NewAddress(livenode.P2PKH))
-	c.sweep([]livenode.Coin{w.Tx(paid.ID).Coin(0)}, others.NewAddress(livenode.P2TR))
-	c.unrelated(1)
-	c.mine(1)
-	c.mine(1)
+	tr.Sweep([]livenode.Coin{p2tr}, others.NewAddress(livenode.P2PKH))
+	tr.Sweep([]livenode.Coin{w.Tx(paid.ID).Coin(0)}, others.NewAddress(livenode.P2TR))
+	tr.Unrelated(1)
+	tr.Mine(1)
+	tr.Mine(1)
 
-	c.send(w, w.Spendable(), w.NewAddress(livenode.P2WPKH).Pay(2e7))
-	c.send(others, others.Spendable()[:1], w.NewAddress(livenode.P2PKH).Pay(1e8))
-	c.unrelated(1)
-	c.mine(1)
+	tr.Send(w, w.Spendable(), w.NewAddress(livenode.P2WPKH).Pay(2e7))
+	tr.Send(others, others.Spendable()[:1], w.NewAddress(livenode.P2PKH).Pay(1e8))
+	tr.Unrelated(1)
+	tr.Mine(1)
 	return born, coins
-}
-
-// chainTraffic mines and sends for [traffic], failing the test on any error.
-type chainTraffic struct {
-	ctx       context.Context
-	t         *testing.T
-	n         *livenode.Node
-	w, others *livenode.Wallet
-	payments  int
-}
-
-// mine mines count blocks, syncs both wallets and returns the new height.
-func (c *chainTraffic) mine(count int) int32 {
-	c.t.Helper()
-	if _, err := c.n.Generate(c.ctx, count); err != nil {
-		c.t.Fatal(err)
-	}
-	for _, w := range []*livenode.Wallet{c.w, c.others} {
-		if err := w.Sync(c.ctx, c.n); err != nil {
-			c.t.Fatal(err)
-		}
-	}
-	return c.w.Tip()
-}
-
-func (c *chainTraffic) send(from *livenode.Wallet, coins []livenode.Coin, to ...livenode.Payment) *livenode.Tx {
-	c.t.Helper()
-	tx, err := from.Send(c.ctx, c.n, coins, to...)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	return tx
-}
-
-// sweepFee is what a sweep leaves for the fee: below the wallet's dust
-// limit, so that it adds no change, and above the fee of one input.
-const sweepFee = 540
-
-// sweep spends the wallet's coins to one output of to, without change.
-func (c *chainTraffic) sweep(coins []livenode.Coin, to *livenode.Addr) *livenode.Tx {
-	c.t.Helper()
-	var sum int64
-	for _, coin := range coins {
-		sum += coin.Value
-	}
-	tx := c.send(c.w, coins, to.Pay(sum-sweepFee))
-	if len(tx.Msg.TxOut) != 1 {
-		c.t.Fatalf("sweep %v has %d outputs, want 1", tx.ID, len(tx.Msg.TxOut))
-	}
-	return tx
-}
-
-// unrelated sends k payments between others' own addresses, cycling through
-// the address types.
-func (c *chainTraffic) unrelated(k int) {
-	c.t.Helper()
-	types := []livenode.AddrType{livenode.P2PKH, livenode.P2WPKH, livenode.P2TR}
-	for range k {
-		coin := c.others.Spendable()[0]
-		c.send(c.others, []livenode.Coin{coin}, c.others.NewAddress(types[c.payments%3]).Pay(coin.Value/3))
-		c.payments++
-	}
 }
 
 // Regtest genesis blocks, the anchors of the header chains: Bitcoin's from
