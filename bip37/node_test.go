@@ -11,6 +11,8 @@ import (
 	"github.com/btcsuite/btcd/address/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
+	"github.com/chainsieve/chainsieve/gcs/spv"
+	"github.com/chainsieve/chainsieve/gcs/spv/spvtest"
 	"github.com/chainsieve/chainsieve/testvectors/livenode"
 )
 
@@ -18,23 +20,23 @@ import (
 // scans a regtest chain with BIP37 over P2P, and every answer is checked with
 // this package. They are skipped under -short.
 
-// nodeKind is a node to test against and how to check its header chain.
+// nodeKind is a node to test against and the network its header chain
+// follows.
 type nodeKind struct {
-	start   func(t testing.TB, mining address.Address, args ...string) *livenode.Node
-	genesis chainhash.Hash
-	pow     func(*wire.BlockHeader) chainhash.Hash
+	start   spvtest.Start
+	network *spv.Network
 }
 
 func TestNodeBtcd(t *testing.T) {
 	t.Parallel()
-	testNode(t, nodeKind{livenode.StartBtcd, bitcoinGenesis, sha256dPoW})
+	testNode(t, nodeKind{livenode.StartBtcd, spv.Regtest})
 }
 
 // TestNodeLitecoind runs the scan against Litecoin Core, a Bitcoin Core code
 // base, where every merkle block must equal ours byte for byte.
 func TestNodeLitecoind(t *testing.T) {
 	t.Parallel()
-	testNode(t, nodeKind{livenode.StartLitecoind, litecoinGenesis, scryptPoW})
+	testNode(t, nodeKind{livenode.StartLitecoind, spvtest.LitecoinRegtest})
 }
 
 const (
@@ -55,8 +57,8 @@ const (
 // block with one getdata, and checks what comes back:
 //
 //   - every merkle block verifies ([Collector]) and its header is the one at
-//     its height in the header chain fetched with getheaders (linked from
-//     genesis, with regtest proof of work);
+//     its height in the header chain package spv syncs with getheaders
+//     (linked from genesis, with regtest proof of work and difficulty);
 //   - the tx messages are exactly those the merkle blocks prove (a ping
 //     after the last one is answered before anything else arrives);
 //   - every wallet transaction after birth is found; every other one found
@@ -76,18 +78,18 @@ func testNode(t *testing.T, k nodeKind) {
 	blocks := fullBlocks(ctx, t, n, born+1)
 	f, tweak := walletFilter(t, w, coins, blocks)
 
-	p := livenode.ConnectPeer(t, n.P2PAddr)
-	chain := headerChain(ctx, t, p, k.genesis, k.pow)
-	if len(chain) != int(w.Tip())+1 {
-		t.Fatalf("getheaders from genesis: %d headers, want %d", len(chain)-1, w.Tip())
+	chain := headerChain(ctx, t, n, k.network)
+	if chain.Height() != w.Tip() {
+		t.Fatalf("getheaders from genesis: %d headers, want %d", chain.Height(), w.Tip())
 	}
+	p := livenode.ConnectPeer(t, n.P2PAddr)
 	got := filteredBlocks(ctx, t, p, f, blocks)
 	s := checkScan(t, w, f, born, coins, chain, blocks, got)
 	t.Logf("%s: filter of %d bytes, %d hash functions, tweak %d, UpdateAll, %d addresses and %d outpoints",
 		n.Name, f.Size(), f.HashFuncs(), tweak, len(w.Addresses()), len(coins))
 	t.Logf("%s: %d filtered blocks (heights %d-%d), %d merkle blocks verified against %d headers, "+
 		"%d of %d wallet transactions found, %d false positives, %d of %d merkle blocks byte-equal to NewMerkleBlock",
-		n.Name, len(got), born+1, w.Tip(), s.verified, len(chain)-1, s.found, s.want, len(s.falsePositives), s.equal, len(got))
+		n.Name, len(got), born+1, w.Tip(), s.verified, chain.Height(), s.found, s.want, len(s.falsePositives), s.equal, len(got))
 	for _, kind := range []string{"an address element", "an outpoint held at birth", "an outpoint UpdateAll inserted"} {
 		t.Logf("%s: %d wallet transactions matched by %s", n.Name, s.how[kind], kind)
 		if s.how[kind] == 0 {
@@ -273,7 +275,7 @@ type scanCheck struct {
 // checkScan checks the node's filtered blocks against the header chain,
 // the wallet and NewMerkleBlock; got[i] answers blocks[i], at height
 // born+1+i, and the wallet held coins at born.
-func checkScan(t *testing.T, w *livenode.Wallet, f *Filter, born int32, coins []livenode.Coin, chain []wire.BlockHeader, blocks []*wire.MsgBlock, got []nodeBlock) scan {
+func checkScan(t *testing.T, w *livenode.Wallet, f *Filter, born int32, coins []livenode.Coin, chain *spv.Chain, blocks []*wire.MsgBlock, got []nodeBlock) scan {
 	t.Helper()
 	c := scanCheck{t: t, w: w, wallet: walletElements(w), birth: map[wire.OutPoint]bool{},
 		proven: map[chainhash.Hash]bool{}, scan: scan{how: map[string]int{}}}
@@ -283,9 +285,9 @@ func checkScan(t *testing.T, w *livenode.Wallet, f *Filter, born int32, coins []
 	mirror := f.Clone() // the node's copy of the filter, block by block
 	for i, nb := range got {
 		height, b := int(born)+1+i, blocks[i]
-		if hash := nb.block.Header.BlockHash(); hash != chain[height].BlockHash() || hash != b.BlockHash() {
+		if hash := nb.block.Header.BlockHash(); hash != chain.Hash(int32(height)) || hash != b.BlockHash() {
 			t.Errorf("merkle block at height %d: header %v, header chain has %v, getblock %v",
-				height, hash, chain[height].BlockHash(), b.BlockHash())
+				height, hash, chain.Hash(int32(height)), b.BlockHash())
 			continue
 		}
 		c.verified++

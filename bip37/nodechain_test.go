@@ -2,14 +2,12 @@ package bip37
 
 import (
 	"context"
-	"math/big"
 	"testing"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
-	"github.com/btcsuite/btcd/chainhash/v2"
-	"github.com/btcsuite/btcd/wire/v2"
+	"github.com/chainsieve/chainsieve/gcs/spv"
+	"github.com/chainsieve/chainsieve/gcs/spv/spvtest"
 	"github.com/chainsieve/chainsieve/testvectors/livenode"
-	"golang.org/x/crypto/scrypt"
 )
 
 var regtest = &chaincfg.RegressionNetParams
@@ -60,83 +58,18 @@ func traffic(ctx context.Context, t *testing.T, n *livenode.Node, w, others *liv
 	return born, coins
 }
 
-// Regtest genesis blocks, the anchors of the header chains: Bitcoin's from
-// chaincfg, Litecoin's as its chainparams.cpp asserts it.
-var (
-	bitcoinGenesis  = *regtest.GenesisHash
-	litecoinGenesis = mustHash("530827f38f93b43ed12af0b3ad25a288dc02ed74d6d7857862df51fc56c416f9")
-)
-
-func mustHash(s string) chainhash.Hash {
-	h, err := chainhash.NewHashFromStr(s)
-	if err != nil {
-		panic(err)
-	}
-	return *h
-}
-
-// sha256dPoW is Bitcoin's proof-of-work hash, the block hash.
-func sha256dPoW(h *wire.BlockHeader) chainhash.Hash { return h.BlockHash() }
-
-// scryptPoW is Litecoin's proof-of-work hash: scrypt (N=1024, r=1, p=1) of
-// the 80-byte header, salted with itself. Its block hash stays the double
-// SHA-256.
-func scryptPoW(h *wire.BlockHeader) chainhash.Hash {
-	b := appendHeader(nil, h)
-	sum, err := scrypt.Key(b, b, 1024, 1, 1, chainhash.HashSize)
-	if err != nil {
-		panic(err) // only bad parameters get here
-	}
-	return chainhash.Hash(sum)
-}
-
-// regtestBits is the compact target of every regtest block: the proof-of-work
-// limit, which regtest never retargets from.
-const regtestBits = 0x207fffff
-
-// headerChain fetches every header after genesis with getheaders and checks
-// that they link from genesis and carry regtest proof of work by pow. It
-// returns them indexed by height, genesis left zero.
-func headerChain(ctx context.Context, t *testing.T, p *livenode.Peer, genesis chainhash.Hash, pow func(*wire.BlockHeader) chainhash.Hash) []wire.BlockHeader {
+// headerChain syncs the node's header chain from genesis with package spv,
+// which checks that the headers link and carry the proof of work and
+// difficulty of network n: SHA-256d on btcd, scrypt on Litecoin.
+func headerChain(ctx context.Context, t *testing.T, node *livenode.Node, n *spv.Network) *spv.Chain {
 	t.Helper()
-	msg := wire.NewMsgGetHeaders()
-	msg.AddBlockLocatorHash(&genesis)
-	if err := p.Send(ctx, msg); err != nil {
-		t.Fatal(err)
-	}
-	reply, err := livenode.Await[*wire.MsgHeaders](ctx, p)
+	c, err := spv.NewChain(n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	target := compactTarget(regtestBits)
-	chain := make([]wire.BlockHeader, 1, 1+len(reply.Headers))
-	prev := genesis
-	for i, h := range reply.Headers {
-		if h.PrevBlock != prev {
-			t.Fatalf("header %d: previous block %v, want %v", i+1, h.PrevBlock, prev)
-		}
-		if work := pow(h); h.Bits != regtestBits || hashValue(work).Cmp(target) > 0 {
-			t.Fatalf("header %d: proof-of-work hash %v, bits %08x: above the regtest target", i+1, work, h.Bits)
-		}
-		chain = append(chain, *h)
-		prev = h.BlockHash()
+	s := spvtest.Dial(t, node.P2PAddr, n, 0, 0)
+	if err := spv.SyncHeaders(ctx, s, c); err != nil {
+		t.Fatal(err)
 	}
-	return chain
-}
-
-// compactTarget expands a compact target (nBits) whose exponent is at
-// least 3 and whose mantissa is positive, as regtest's is.
-func compactTarget(bits uint32) *big.Int {
-	mantissa := big.NewInt(int64(bits & 0x007fffff))
-	return mantissa.Lsh(mantissa, uint(8*(bits>>24-3)))
-}
-
-// hashValue reads a hash as the number proof of work compares: internal
-// order is little-endian.
-func hashValue(h chainhash.Hash) *big.Int {
-	var be [chainhash.HashSize]byte
-	for i, b := range h {
-		be[len(be)-1-i] = b
-	}
-	return new(big.Int).SetBytes(be[:])
+	return c
 }
