@@ -23,94 +23,35 @@ var nullData = []byte{0x6a, 0x04, 'g', 'c', 's', '!'}
 // a coinbase only.
 func traffic(ctx context.Context, t *testing.T, n *livenode.Node, w, others *livenode.Wallet) {
 	t.Helper()
-	c := &chainTraffic{ctx: ctx, t: t, n: n, w: w, others: others}
-	c.mine(110) // 11 mature coinbases for others
-	c.send(others, others.Spendable()[:1], w.NewAddress(livenode.P2PKH).Pay(1e8),
+	tr := livenode.NewTraffic(ctx, t, n, w, others)
+	tr.Mine(110) // 11 mature coinbases for others
+	tr.Send(others, others.Spendable()[:1], w.NewAddress(livenode.P2PKH).Pay(1e8),
 		w.NewAddress(livenode.P2WPKH).Pay(2e8), w.NewAddress(livenode.P2TR).Pay(3e8))
-	c.send(others, others.Spendable()[:1], w.NewAddress(livenode.P2WPKH).Pay(4e8))
-	c.unrelated(2)
-	c.mine(1)
+	tr.Send(others, others.Spendable()[:1], w.NewAddress(livenode.P2WPKH).Pay(4e8))
+	tr.Unrelated(2)
+	tr.Mine(1)
 
-	c.unrelated(3)
+	tr.Unrelated(3)
 	coin := others.Spendable()[0]
-	c.send(others, []livenode.Coin{coin}, livenode.Payment{Script: nullData}, others.NewAddress(livenode.P2TR).Pay(coin.Value/2))
-	c.mine(1)
+	tr.Send(others, []livenode.Coin{coin}, livenode.Payment{Script: nullData}, others.NewAddress(livenode.P2TR).Pay(coin.Value/2))
+	tr.Mine(1)
 
 	for _, k := range []livenode.AddrType{livenode.P2PKH, livenode.P2WPKH, livenode.P2TR} {
-		c.sweep(w.Spendable(k)[:1], others.NewAddress(k))
+		tr.Sweep(w.Spendable(k)[:1], others.NewAddress(k))
 	}
-	c.unrelated(1)
-	c.mine(1)
+	tr.Unrelated(1)
+	tr.Mine(1)
 
-	tx := c.send(w, w.Spendable(livenode.P2WPKH), w.NewAddress(livenode.P2TR).Pay(5e7))
-	c.sweep([]livenode.Coin{tx.Coin(0)}, others.NewAddress(livenode.P2PKH))
-	c.unrelated(1)
-	c.mine(1)
-	c.mine(1)
+	tx := tr.Send(w, w.Spendable(livenode.P2WPKH), w.NewAddress(livenode.P2TR).Pay(5e7))
+	tr.Sweep([]livenode.Coin{tx.Coin(0)}, others.NewAddress(livenode.P2PKH))
+	tr.Unrelated(1)
+	tr.Mine(1)
+	tr.Mine(1)
 
-	c.send(w, w.Spendable(), w.NewAddress(livenode.P2WPKH).Pay(1e8))
-	c.send(others, others.Spendable()[:1], w.NewAddress(livenode.P2PKH).Pay(1e8))
-	c.unrelated(1)
-	c.mine(1)
-}
-
-// chainTraffic mines and sends for [traffic], failing the test on any error.
-type chainTraffic struct {
-	ctx       context.Context
-	t         *testing.T
-	n         *livenode.Node
-	w, others *livenode.Wallet
-	payments  int
-}
-
-// mine mines count blocks and syncs both wallets.
-func (c *chainTraffic) mine(count int) {
-	c.t.Helper()
-	if _, err := c.n.Generate(c.ctx, count); err != nil {
-		c.t.Fatal(err)
-	}
-	for _, w := range []*livenode.Wallet{c.w, c.others} {
-		if err := w.Sync(c.ctx, c.n); err != nil {
-			c.t.Fatal(err)
-		}
-	}
-}
-
-func (c *chainTraffic) send(from *livenode.Wallet, coins []livenode.Coin, to ...livenode.Payment) *livenode.Tx {
-	c.t.Helper()
-	tx, err := from.Send(c.ctx, c.n, coins, to...)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	return tx
-}
-
-// sweepFee is what a sweep leaves for the fee: below the wallet's dust
-// limit, so that it adds no change, and above the fee of one input.
-const sweepFee = 540
-
-// sweep spends the wallet's coins to one output of to, without change.
-func (c *chainTraffic) sweep(coins []livenode.Coin, to *livenode.Addr) {
-	c.t.Helper()
-	var sum int64
-	for _, coin := range coins {
-		sum += coin.Value
-	}
-	if tx := c.send(c.w, coins, to.Pay(sum-sweepFee)); len(tx.Msg.TxOut) != 1 {
-		c.t.Fatalf("sweep %v has %d outputs, want 1", tx.ID, len(tx.Msg.TxOut))
-	}
-}
-
-// unrelated sends k payments between others' own addresses, cycling through
-// the address types.
-func (c *chainTraffic) unrelated(k int) {
-	c.t.Helper()
-	types := []livenode.AddrType{livenode.P2PKH, livenode.P2WPKH, livenode.P2TR}
-	for range k {
-		coin := c.others.Spendable()[0]
-		c.send(c.others, []livenode.Coin{coin}, c.others.NewAddress(types[c.payments%3]).Pay(coin.Value/3))
-		c.payments++
-	}
+	tr.Send(w, w.Spendable(), w.NewAddress(livenode.P2WPKH).Pay(1e8))
+	tr.Send(others, others.Spendable()[:1], w.NewAddress(livenode.P2PKH).Pay(1e8))
+	tr.Unrelated(1)
+	tr.Mine(1)
 }
 
 // chainBlocks returns every block from genesis to the tip, read with RPC,
