@@ -75,7 +75,10 @@ func testNode(t *testing.T, k nodeKind) {
 	defer cancel()
 	began := time.Now()
 	born, coins := traffic(ctx, t, n, w, others)
-	blocks := fullBlocks(ctx, t, n, born+1)
+	blocks, err := n.Blocks(ctx, born+1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	f, tweak := walletFilter(t, w, coins, blocks)
 
 	chain := headerChain(ctx, t, n, k.network)
@@ -100,28 +103,6 @@ func testNode(t *testing.T, k nodeKind) {
 		t.Logf("%s: false positive %s", n.Name, fp)
 	}
 	t.Logf("%s: mining and checks took %v", n.Name, time.Since(began).Round(time.Millisecond))
-}
-
-// fullBlocks returns the blocks from height from to the tip, read with RPC.
-func fullBlocks(ctx context.Context, t *testing.T, n *livenode.Node, from int32) []*wire.MsgBlock {
-	t.Helper()
-	tip, err := n.BlockCount(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var blocks []*wire.MsgBlock
-	for h := from; h <= tip; h++ {
-		hash, err := n.BlockHash(ctx, h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := n.Block(ctx, hash)
-		if err != nil {
-			t.Fatal(err)
-		}
-		blocks = append(blocks, b)
-	}
-	return blocks
 }
 
 // walletFilter returns the filter the wallet loads: NewWalletFilter of all

@@ -59,22 +59,13 @@ func traffic(ctx context.Context, t *testing.T, n *livenode.Node, w, others *liv
 // the coinbase: what BuildBasic needs besides the block.
 func chainBlocks(ctx context.Context, t *testing.T, n *livenode.Node) ([]*wire.MsgBlock, [][][]byte) {
 	t.Helper()
-	tip, err := n.BlockCount(ctx)
+	blocks, err := n.Blocks(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	scripts := map[wire.OutPoint][]byte{}
-	var blocks []*wire.MsgBlock
-	var spent [][][]byte
-	for h := range tip + 1 {
-		hash, err := n.BlockHash(ctx, h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := n.Block(ctx, hash)
-		if err != nil {
-			t.Fatal(err)
-		}
+	spent := make([][][]byte, len(blocks))
+	for h, b := range blocks {
 		var prev [][]byte
 		for i, tx := range b.Transactions {
 			for _, in := range tx.TxIn {
@@ -92,7 +83,7 @@ func chainBlocks(ctx context.Context, t *testing.T, n *livenode.Node) ([]*wire.M
 				scripts[wire.OutPoint{Hash: txid, Index: uint32(j)}] = out.PkScript
 			}
 		}
-		blocks, spent = append(blocks, b), append(spent, prev)
+		spent[h] = prev
 	}
 	return blocks, spent
 }
