@@ -69,12 +69,12 @@ func NewScenario(t testing.TB, start Start, opts Options) *Scenario {
 	t.Helper()
 	miner := livenode.NewWallet("spvtest miner", regtest)
 	n := start(t, miner.NewAddress(livenode.P2PKH).Address, opts.Args...)
-	b := &builder{t: t, n: n, miner: miner,
-		wallet: livenode.NewWallet("spvtest wallet", regtest),
-		other:  livenode.NewWallet("spvtest other", regtest), opts: opts}
+	wallet := livenode.NewWallet("spvtest wallet", regtest)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
-	sc := b.build(ctx)
+	b := &builder{traffic: livenode.NewTraffic(ctx, t, n, wallet, miner), n: n, miner: miner, wallet: wallet,
+		other: livenode.NewWallet("spvtest other", regtest), opts: opts}
+	sc := b.build()
 	sc.Network = spv.Regtest
 	if n.Name == "litecoind" {
 		sc.Network = LitecoinRegtest
@@ -84,79 +84,58 @@ func NewScenario(t testing.TB, start Start, opts Options) *Scenario {
 
 // builder mines a scenario.
 type builder struct {
-	t                    testing.TB
+	traffic              *livenode.Traffic
 	n                    *livenode.Node
 	miner, wallet, other *livenode.Wallet
 	opts                 Options
 }
 
-func (b *builder) build(ctx context.Context) *Scenario {
-	b.mine(ctx, 101)
+func (b *builder) build() *Scenario {
+	b.traffic.Mine(101)
 	w := b.wallet
 	pkh, wpkh, tr := w.NewAddress(livenode.P2PKH), w.NewAddress(livenode.P2WPKH), w.NewAddress(livenode.P2TR)
-	b.filler(ctx, b.opts.Filler/3)
-	pay := b.send(ctx, b.miner, b.miner.Spendable()[:1],
+	b.filler(b.opts.Filler / 3)
+	pay := b.traffic.Send(b.miner, b.miner.Spendable()[:1],
 		pkh.Pay(1e8), wpkh.Pay(2e8), tr.Pay(3e8), b.unrelated().Pay(5e7))
-	received := b.mine(ctx, 1)
+	received := b.traffic.Mine(1)
 	pay = w.Tx(pay.ID) // the wallet's view: which outputs pay it
 	sc := &Scenario{Node: b.n, Wallet: w, Received: received}
 	for i := range 3 {
 		sc.Coins = append(sc.Coins, wire.OutPoint{Hash: pay.ID, Index: uint32(i)})
 	}
-	b.filler(ctx, b.opts.Filler/3)
-	b.spend(ctx, []livenode.Coin{pay.Coin(0)}, b.unrelated().Pay(5e7))
-	self := b.spend(ctx, []livenode.Coin{pay.Coin(1)}, w.NewAddress(livenode.P2TR).Pay(15e7))
-	b.spend(ctx, []livenode.Coin{pay.Coin(2), self.Coin(0)}, b.unrelated().Pay(4e8))
-	sc.Tip = b.filler(ctx, b.opts.Filler-2*(b.opts.Filler/3))
+	b.filler(b.opts.Filler / 3)
+	b.spend([]livenode.Coin{pay.Coin(0)}, b.unrelated().Pay(5e7))
+	self := b.spend([]livenode.Coin{pay.Coin(1)}, w.NewAddress(livenode.P2TR).Pay(15e7))
+	b.spend([]livenode.Coin{pay.Coin(2), self.Coin(0)}, b.unrelated().Pay(4e8))
+	sc.Tip = b.filler(b.opts.Filler - 2*(b.opts.Filler/3))
 	return sc
 }
 
 // spend sends a wallet transaction beside an unrelated one and mines them.
-func (b *builder) spend(ctx context.Context, from []livenode.Coin, to ...livenode.Payment) *livenode.Tx {
-	tx := b.send(ctx, b.wallet, from, to...)
-	b.send(ctx, b.miner, b.miner.Spendable()[:1], b.unrelated().Pay(1e7))
-	b.mine(ctx, 1)
+func (b *builder) spend(from []livenode.Coin, to ...livenode.Payment) *livenode.Tx {
+	tx := b.traffic.Send(b.wallet, from, to...)
+	b.traffic.Send(b.miner, b.miner.Spendable()[:1], b.unrelated().Pay(1e7))
+	b.traffic.Mine(1)
 	return tx
 }
 
 // filler mines n blocks with one unrelated transaction each and returns
 // the tip's height.
-func (b *builder) filler(ctx context.Context, n int) int32 {
+func (b *builder) filler(n int) int32 {
 	tip := b.miner.Tip()
 	for range n {
 		pays := make([]livenode.Payment, max(b.opts.FillerOutputs, 1))
 		for i := range pays {
 			pays[i] = b.unrelated().Pay(1e5)
 		}
-		b.send(ctx, b.miner, b.miner.Spendable()[:1], pays...)
-		tip = b.mine(ctx, 1)
+		b.traffic.Send(b.miner, b.miner.Spendable()[:1], pays...)
+		tip = b.traffic.Mine(1)
 	}
 	return tip
 }
 
+// unrelated returns a new address of someone neither the wallet nor the
+// miner, cycling through the address types.
 func (b *builder) unrelated() *livenode.Addr {
 	return b.other.NewAddress(livenode.AddrType(len(b.other.Addresses()) % 3))
-}
-
-func (b *builder) send(ctx context.Context, from *livenode.Wallet, coins []livenode.Coin, to ...livenode.Payment) *livenode.Tx {
-	b.t.Helper()
-	tx, err := from.Send(ctx, b.n, coins, to...)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	return tx
-}
-
-// mine mines n blocks, syncs the wallets, and returns the tip's height.
-func (b *builder) mine(ctx context.Context, n int) int32 {
-	b.t.Helper()
-	if _, err := b.n.Generate(ctx, n); err != nil {
-		b.t.Fatal(err)
-	}
-	for _, w := range []*livenode.Wallet{b.miner, b.wallet} {
-		if err := w.Sync(ctx, b.n); err != nil {
-			b.t.Fatal(err)
-		}
-	}
-	return b.miner.Tip()
 }
