@@ -13,33 +13,17 @@ import (
 // scan runs a scan of sc's wallet against addr and returns what it found.
 func scan(t *testing.T, sc *spvtest.Scenario, addr string, timeout time.Duration, cfg Config) ([]spv.Tx, spv.Stats, error) {
 	t.Helper()
-	var found []spv.Tx
-	cfg.Session = spvtest.Dial(t, addr, sc.Network, wire.SFNodeBloom, timeout)
-	chain, err := spv.NewChain(sc.Network)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Chain = chain
-	if cfg.Watch == nil {
-		cfg.Watch = sc.Watch(t)
-	}
-	cfg.Emit = func(tx spv.Tx) error { found = append(found, tx); return nil }
+	s := sc.NewScan(t, addr, wire.SFNodeBloom, timeout, cfg.Watch)
+	cfg.Session, cfg.Chain, cfg.Watch, cfg.Emit = s.Session, s.Chain, s.Watch, s.Emit
 	st, err := Run(t.Context(), cfg)
-	return found, st, err
+	return s.Found, st, err
 }
 
 // TestNodes scans the scenario's whole chain on btcd and on litecoind.
 func TestNodes(t *testing.T) {
-	nodes := []struct {
-		name  string
-		start spvtest.Start
-	}{
-		{"btcd", livenode.StartBtcd},
-		{"litecoind", livenode.StartLitecoind},
-	}
-	for _, n := range nodes {
-		t.Run(n.name, func(t *testing.T) {
-			sc := spvtest.NewScenario(t, n.start, spvtest.Options{Filler: 6, FillerOutputs: 3})
+	for _, n := range spvtest.Nodes() {
+		t.Run(n.Name, func(t *testing.T) {
+			sc := spvtest.NewScenario(t, n.Start, spvtest.Options{Filler: 6, FillerOutputs: 3})
 			found, st, err := scan(t, sc, sc.Node.P2PAddr, 0, Config{To: -1})
 			if err != nil {
 				t.Fatal(err)
@@ -52,11 +36,11 @@ func TestNodes(t *testing.T) {
 			// Core matches as our copy of the filter does. btcd also tests
 			// the empty push of segwit outputs (docs/bip37.md, divergence 4)
 			// and inserts their outpoints, so it may send a few more.
-			if n.name == "litecoind" && st.Unfiltered != 0 {
+			if n.Name == "litecoind" && st.Unfiltered != 0 {
 				t.Errorf("litecoind sent %d transactions the filter does not match", st.Unfiltered)
 			}
 			t.Logf("%s: %d wallet transactions, %d received (%d false positives), filter %d B at %.2f fill, %d B received, %d B sent, %d round trips, %v",
-				n.name, len(found), st.TxsReceived, st.FalsePositives, st.FilterSize, st.FilterFill,
+				n.Name, len(found), st.TxsReceived, st.FalsePositives, st.FilterSize, st.FilterFill,
 				st.Traffic.BytesReceived, st.Traffic.BytesSent, st.Traffic.RoundTrips, st.Duration)
 		})
 	}

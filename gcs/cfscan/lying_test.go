@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/chainsieve/chainsieve/gcs"
 	"github.com/chainsieve/chainsieve/gcs/spv"
@@ -14,37 +13,16 @@ import (
 	"github.com/chainsieve/chainsieve/testvectors/livenode"
 )
 
-// edit returns an Edit that applies f to messages of type M and passes the
-// rest unchanged.
-func edit[M wire.Message](f func(m M) []wire.Message) spvtest.Edit {
-	return func(msg wire.Message) []wire.Message {
-		if m, ok := msg.(M); ok {
-			return f(m)
-		}
-		return []wire.Message{msg}
-	}
-}
-
-func keep(m wire.Message) []wire.Message { return []wire.Message{m} }
-
 // TestLyingPeer plays, through a proxy in front of btcd, a peer that
 // serves wrong filters, filter headers that do not chain, altered blocks,
 // withholds what it owes or stalls. Each must end the scan with an error
 // that names the block, and nothing from that block may be reported.
 func TestLyingPeer(t *testing.T) {
 	sc := spvtest.NewScenario(t, livenode.StartBtcd, spvtest.Options{Filler: 6, FillerOutputs: 3, Args: []string{"--nobanning"}})
-	ctx := t.Context()
-	hashAt := func(h int32) chainhash.Hash {
-		hash, err := sc.Node.BlockHash(ctx, h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return hash
-	}
 	// The block where the wallet spends its P2PKH coin: coinbase, the
 	// spend, and an unrelated payment.
 	spendHeight := sc.Want(sc.Received+1, sc.Tip)[0].Height
-	received, spent := hashAt(sc.Received), hashAt(spendHeight)
+	received, spent, tip := sc.BlockHash(t, sc.Received), sc.BlockHash(t, spendHeight), sc.BlockHash(t, sc.Tip)
 	// A filter of the spend block holding the wallet's scripts only, so
 	// it still matches but lacks the block's other outputs.
 	var scripts [][]byte
@@ -55,11 +33,7 @@ func TestLyingPeer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, tipHeader, err := sc.Node.BasicFilter(ctx, hashAt(sc.Tip))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tipCheckpoint := &gcs.Checkpoint{Height: uint32(sc.Tip), Header: tipHeader}
+	tipCheckpoint := checkpoint(t, sc, sc.Tip)
 	// consistentLie rewrites the spend block's filter hash in cfheaders
 	// and its cfilter alike, so the peer's story hangs together.
 	consistentLie := func(msg wire.Message) []wire.Message {
@@ -72,7 +46,7 @@ func TestLyingPeer(t *testing.T) {
 				m.Data = short.Bytes()
 			}
 		}
-		return keep(msg)
+		return spvtest.Keep(msg)
 	}
 
 	tests := []struct {
@@ -83,62 +57,62 @@ func TestLyingPeer(t *testing.T) {
 		want    string
 		is      error
 	}{
-		{"wrong filter", edit(func(m *wire.MsgCFilter) []wire.Message {
+		{"wrong filter", spvtest.On(func(m *wire.MsgCFilter) []wire.Message {
 			if m.BlockHash == received {
 				m.Data = append([]byte(nil), m.Data...)
 				m.Data[len(m.Data)-1] ^= 1
 			}
-			return keep(m)
+			return spvtest.Keep(m)
 		}), nil, 0, "its header chain commits to", spv.ErrMisbehaving},
-		{"filter header chain not from genesis", edit(func(m *wire.MsgCFHeaders) []wire.Message {
+		{"filter header chain not from genesis", spvtest.On(func(m *wire.MsgCFHeaders) []wire.Message {
 			m.PrevFilterHeader[0] ^= 1
-			return keep(m)
+			return spvtest.Keep(m)
 		}), nil, 0, "cfheaders starts after filter header", spv.ErrMisbehaving},
-		{"filter hash that does not chain to the checkpoint", edit(func(m *wire.MsgCFHeaders) []wire.Message {
+		{"filter hash that does not chain to the checkpoint", spvtest.On(func(m *wire.MsgCFHeaders) []wire.Message {
 			m.FilterHashes[sc.Tip-5][0] ^= 1
-			return keep(m)
+			return spvtest.Keep(m)
 		}), tipCheckpoint, 0, "but the checkpoint has", spv.ErrMisbehaving},
-		{"filter hash altered, no checkpoint", edit(func(m *wire.MsgCFHeaders) []wire.Message {
+		{"filter hash altered, no checkpoint", spvtest.On(func(m *wire.MsgCFHeaders) []wire.Message {
 			m.FilterHashes[sc.Received][0] ^= 1
-			return keep(m)
+			return spvtest.Keep(m)
 		}), nil, 0, "its header chain commits to", spv.ErrMisbehaving},
 		{"consistent lie: filter lacking outputs", consistentLie, nil, 0, "its filter lacks the output script", spv.ErrMisbehaving},
 		{"consistent lie against a checkpoint", consistentLie, tipCheckpoint, 0, "but the checkpoint has", spv.ErrMisbehaving},
-		{"filter withheld", edit(func(m *wire.MsgCFilter) []wire.Message {
+		{"filter withheld", spvtest.On(func(m *wire.MsgCFilter) []wire.Message {
 			if m.BlockHash == received {
 				return nil
 			}
-			return keep(m)
+			return spvtest.Keep(m)
 		}), nil, 0, "arrived in its place", spv.ErrMisbehaving},
-		{"last filter withheld", edit(func(m *wire.MsgCFilter) []wire.Message {
-			if m.BlockHash == hashAt(sc.Tip) {
+		{"last filter withheld", spvtest.On(func(m *wire.MsgCFilter) []wire.Message {
+			if m.BlockHash == tip {
 				return nil
 			}
-			return keep(m)
+			return spvtest.Keep(m)
 		}), nil, 0, "answered with", spv.ErrMisbehaving},
-		{"block with a transaction withheld", edit(func(m *wire.MsgBlock) []wire.Message {
+		{"block with a transaction withheld", spvtest.On(func(m *wire.MsgBlock) []wire.Message {
 			if m.BlockHash() == spent {
 				m.Transactions = m.Transactions[:len(m.Transactions)-1]
 			}
-			return keep(m)
+			return spvtest.Keep(m)
 		}), nil, 0, "transactions hash to merkle root", spv.ErrMisbehaving},
-		{"block with a transaction repeated", edit(func(m *wire.MsgBlock) []wire.Message {
+		{"block with a transaction repeated", spvtest.On(func(m *wire.MsgBlock) []wire.Message {
 			if m.BlockHash() == spent {
 				m.Transactions = append(m.Transactions, m.Transactions[len(m.Transactions)-1])
 			}
-			return keep(m)
+			return spvtest.Keep(m)
 		}), nil, 0, "CVE-2012-2459", spv.ErrMisbehaving},
-		{"another block", edit(func(m *wire.MsgBlock) []wire.Message {
+		{"another block", spvtest.On(func(m *wire.MsgBlock) []wire.Message {
 			m.Header.Nonce++
-			return keep(m)
+			return spvtest.Keep(m)
 		}), nil, 0, "arrived for", spv.ErrMisbehaving},
-		{"block not found", edit(func(m *wire.MsgBlock) []wire.Message {
+		{"block not found", spvtest.On(func(m *wire.MsgBlock) []wire.Message {
 			nf := wire.NewMsgNotFound()
 			h := m.BlockHash()
 			nf.AddInvVect(wire.NewInvVect(wire.InvTypeBlock, &h))
 			return []wire.Message{nf}
 		}), nil, 0, "notfound", spv.ErrMisbehaving},
-		{"stall", stallOn[*wire.MsgCFilter](), nil, time.Second, "sent nothing it owed", spv.ErrStalled},
+		{"stall", spvtest.Stall(wire.CmdCFilter), nil, time.Second, "sent nothing it owed", spv.ErrStalled},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,23 +128,5 @@ func TestLyingPeer(t *testing.T) {
 			}
 			t.Log(err)
 		})
-	}
-}
-
-// stallOn returns an Edit that drops every message of type M and, from the
-// first on, the pongs that would end the request.
-func stallOn[M wire.Message]() spvtest.Edit {
-	stalled := false
-	return func(msg wire.Message) []wire.Message {
-		switch msg.(type) {
-		case M:
-			stalled = true
-			return nil
-		case *wire.MsgPong:
-			if stalled {
-				return nil
-			}
-		}
-		return keep(msg)
 	}
 }

@@ -14,33 +14,17 @@ import (
 // scan runs a scan of sc's wallet against addr and returns what it found.
 func scan(t *testing.T, sc *spvtest.Scenario, addr string, timeout time.Duration, cfg Config) ([]spv.Tx, spv.Stats, error) {
 	t.Helper()
-	var found []spv.Tx
-	cfg.Session = spvtest.Dial(t, addr, sc.Network, wire.SFNodeCF, timeout)
-	chain, err := spv.NewChain(sc.Network)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Chain = chain
-	if cfg.Watch == nil {
-		cfg.Watch = sc.Watch(t)
-	}
-	cfg.Emit = func(tx spv.Tx) error { found = append(found, tx); return nil }
+	s := sc.NewScan(t, addr, wire.SFNodeCF, timeout, cfg.Watch)
+	cfg.Session, cfg.Chain, cfg.Watch, cfg.Emit = s.Session, s.Chain, s.Watch, s.Emit
 	st, err := Run(t.Context(), cfg)
-	return found, st, err
+	return s.Found, st, err
 }
 
 // TestNodes scans the scenario's whole chain on btcd and on litecoind.
 func TestNodes(t *testing.T) {
-	nodes := []struct {
-		name  string
-		start spvtest.Start
-	}{
-		{"btcd", livenode.StartBtcd},
-		{"litecoind", livenode.StartLitecoind},
-	}
-	for _, n := range nodes {
-		t.Run(n.name, func(t *testing.T) {
-			sc := spvtest.NewScenario(t, n.start, spvtest.Options{Filler: 6, FillerOutputs: 3})
+	for _, n := range spvtest.Nodes() {
+		t.Run(n.Name, func(t *testing.T) {
+			sc := spvtest.NewScenario(t, n.Start, spvtest.Options{Filler: 6, FillerOutputs: 3})
 			found, st, err := scan(t, sc, sc.Node.P2PAddr, 0, Config{To: -1})
 			if err != nil {
 				t.Fatal(err)
@@ -51,7 +35,7 @@ func TestNodes(t *testing.T) {
 				t.Errorf("stats %+v: want %d blocks and filters, 4 blocks with wallet transactions", st, sc.Tip+1)
 			}
 			t.Logf("%s: %d wallet transactions, %d blocks fetched (%d false positives), %d B received, %d B sent, %d round trips, %v",
-				n.name, len(found), st.BlocksFetched, st.FalsePositives, st.Traffic.BytesReceived, st.Traffic.BytesSent, st.Traffic.RoundTrips, st.Duration)
+				n.Name, len(found), st.BlocksFetched, st.FalsePositives, st.Traffic.BytesReceived, st.Traffic.BytesSent, st.Traffic.RoundTrips, st.Duration)
 		})
 	}
 }
@@ -60,28 +44,17 @@ func TestNodes(t *testing.T) {
 // and with checkpoints below, inside and above the range.
 func TestRanges(t *testing.T) {
 	sc := spvtest.NewScenario(t, livenode.StartBtcd, spvtest.Options{Filler: 6, FillerOutputs: 3})
-	checkpoint := func(h int32) *gcs.Checkpoint {
-		hash, err := sc.Node.BlockHash(t.Context(), h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, header, err := sc.Node.BasicFilter(t.Context(), hash)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return &gcs.Checkpoint{Height: uint32(h), Header: header}
-	}
 	from, to := sc.Received+1, sc.Tip-1
 	tests := []struct {
 		name string
 		cp   *gcs.Checkpoint
 	}{
 		{"no checkpoint", nil},
-		{"checkpoint at genesis", checkpoint(0)},
-		{"checkpoint below the range", checkpoint(from - 3)},
-		{"checkpoint just below the range", checkpoint(from - 1)},
-		{"checkpoint inside the range", checkpoint(from + 2)},
-		{"checkpoint above the range", checkpoint(sc.Tip)},
+		{"checkpoint at genesis", checkpoint(t, sc, 0)},
+		{"checkpoint below the range", checkpoint(t, sc, from-3)},
+		{"checkpoint just below the range", checkpoint(t, sc, from-1)},
+		{"checkpoint inside the range", checkpoint(t, sc, from+2)},
+		{"checkpoint above the range", checkpoint(t, sc, sc.Tip)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,4 +68,15 @@ func TestRanges(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkpoint returns the node's filter header at height h as a trusted
+// checkpoint.
+func checkpoint(t *testing.T, sc *spvtest.Scenario, h int32) *gcs.Checkpoint {
+	t.Helper()
+	_, header, err := sc.Node.BasicFilter(t.Context(), sc.BlockHash(t, h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &gcs.Checkpoint{Height: uint32(h), Header: header}
 }

@@ -16,9 +16,9 @@ import (
 // trips, and what was downloaded for nothing (blocks for bip157,
 // transactions for bip37, whose filter is at bloomscan's default rate).
 func BenchmarkModes(b *testing.B) {
-	for _, n := range nodes {
-		b.Run(n.name, func(b *testing.B) {
-			sc := spvtest.NewScenario(b, n.start, spvtest.Bench)
+	for _, n := range spvtest.Nodes() {
+		b.Run(n.Name, func(b *testing.B) {
+			sc := spvtest.NewScenario(b, n.Start, spvtest.Bench)
 			benchModes(b, sc)
 		})
 	}

@@ -14,24 +14,16 @@ import (
 	"github.com/chainsieve/chainsieve/testvectors/livenode"
 )
 
-var nodes = []struct {
-	name  string
-	start spvtest.Start
-}{
-	{"btcd", livenode.StartBtcd},
-	{"litecoind", livenode.StartLitecoind},
-}
-
 // TestNodeHeaders syncs the header chain of btcd and of litecoind, whose
 // headers carry scrypt proof of work.
 func TestNodeHeaders(t *testing.T) {
-	for _, n := range nodes {
-		t.Run(n.name, func(t *testing.T) {
-			sc := spvtest.NewScenario(t, n.start, spvtest.Options{Filler: 3, FillerOutputs: 1})
+	for _, n := range spvtest.Nodes() {
+		t.Run(n.Name, func(t *testing.T) {
+			sc := spvtest.NewScenario(t, n.Start, spvtest.Options{Filler: 3, FillerOutputs: 1})
 			ctx := t.Context()
 			genesis, err := sc.Node.BlockHash(ctx, 0)
 			if err != nil || genesis != *sc.Network.Params.GenesisHash {
-				t.Fatalf("%s genesis = %s, %v, want %s", n.name, genesis, err, sc.Network.Params.GenesisHash)
+				t.Fatalf("%s genesis = %s, %v, want %s", n.Name, genesis, err, sc.Network.Params.GenesisHash)
 			}
 			s := spvtest.Dial(t, sc.Node.P2PAddr, sc.Network, 0, 0)
 			c, err := spv.NewChain(sc.Network)
@@ -45,7 +37,7 @@ func TestNodeHeaders(t *testing.T) {
 				t.Errorf("synced to %d %s, want %d %s (%v)", c.Height(), c.Tip(), sc.Tip, best, err)
 			}
 			checkTraffic(t, s.Traffic(), 1)
-			if n.name == "litecoind" {
+			if n.Name == "litecoind" {
 				checkScrypt(t, c)
 			}
 		})
@@ -99,7 +91,6 @@ func TestLyingPeer(t *testing.T) {
 			return []wire.Message{msg}
 		}
 	}
-	keep := func(m *wire.MsgHeaders) []wire.Message { return []wire.Message{m} }
 	tests := []struct {
 		name    string
 		edit    spvtest.Edit
@@ -109,15 +100,15 @@ func TestLyingPeer(t *testing.T) {
 	}{
 		{"headers out of order", onHeaders(func(m *wire.MsgHeaders) []wire.Message {
 			m.Headers[5], m.Headers[6] = m.Headers[6], m.Headers[5]
-			return keep(m)
+			return spvtest.Keep(m)
 		}), 0, "header 6 (", spv.ErrMisbehaving},
 		{"header without its proof of work", onHeaders(func(m *wire.MsgHeaders) []wire.Message {
 			m.Headers[9].Bits = 0x1d00ffff
-			return keep(m)
+			return spvtest.Keep(m)
 		}), 0, "exceeds the target", spv.ErrMisbehaving},
 		{"headers withheld", onHeaders(func(m *wire.MsgHeaders) []wire.Message {
 			m.Headers = m.Headers[:len(m.Headers)-5]
-			return keep(m)
+			return spvtest.Keep(m)
 		}), 0, "but its headers end at", spv.ErrMisbehaving},
 		{"malformed headers message", onHeaders(func(m *wire.MsgHeaders) []wire.Message {
 			return []wire.Message{spvtest.BadChecksum(m, sc.Network)}
