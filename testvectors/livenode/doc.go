@@ -14,8 +14,9 @@
 //
 // On top of the nodes it offers what filter tests need: a JSON-RPC client
 // ([RPC]), a deterministic regtest [Wallet] that makes P2PKH, P2WPKH and P2TR
-// outputs and spends them, a P2P [Peer] built on btcd's peer package, and a
-// hand-assembled event-emitter contract for geth ([EmitterCode]).
+// outputs and spends them, [Traffic] that mines a test's chain with it, a
+// P2P [Peer] built on btcd's peer package, and a hand-assembled
+// event-emitter contract for geth ([EmitterCode]).
 //
 // Byte order: Bitcoin RPC prints hashes (block hashes, txids, BIP157 filter
 // headers) in display order, the reverse of the internal order used on the
