@@ -16,34 +16,19 @@ const (
 // seed, the hash BIP37 derives every bit position from. The empty input
 // hashes to 0 under seed 0.
 func MurmurHash3(seed uint32, data []byte) uint32 {
-	h, tail := rounds(seed, data)
+	h := seed
+	n := len(data) &^ 3
+	for i := 0; i < n; i += 4 {
+		h = murmurRound(h, murmurBlock(binary.LittleEndian.Uint32(data[i:i+4])))
+	}
 	// An empty tail mixes to 0, so the xor needs no length test.
-	return murmurFinal(h ^ murmurBlock(loadTail(tail)) ^ uint32(len(data)))
-}
-
-// rounds folds the whole 4-byte blocks of data into h and returns the 0 to
-// 3 bytes left over. It reads 16 bytes at a time through an array pointer,
-// so that one bounds check covers four blocks (BenchmarkMatchBlock: a
-// bounds check and an index update per block cost more than the round).
-func rounds(h uint32, data []byte) (uint32, []byte) {
-	for len(data) >= 16 {
-		c := (*[16]byte)(data)
-		h = murmurRound(h, murmurBlock(binary.LittleEndian.Uint32(c[0:])))
-		h = murmurRound(h, murmurBlock(binary.LittleEndian.Uint32(c[4:])))
-		h = murmurRound(h, murmurBlock(binary.LittleEndian.Uint32(c[8:])))
-		h = murmurRound(h, murmurBlock(binary.LittleEndian.Uint32(c[12:])))
-		data = data[16:]
-	}
-	for len(data) >= 4 {
-		h = murmurRound(h, murmurBlock(binary.LittleEndian.Uint32(data)))
-		data = data[4:]
-	}
-	return h, data
+	return murmurFinal(h ^ murmurBlock(loadTail(data[n:])) ^ uint32(len(data)))
 }
 
 // hash2 returns the hashes of data under seed and the next seed: the first
-// two probes of a test, sharing the mixing of each block. It reads blocks
-// as rounds does.
+// two probes of a test, sharing the mixing of each block. It reads 16 bytes
+// at a time through an array pointer, so that one bounds check covers four
+// blocks.
 func hash2(seed uint32, data []byte) (h0, h1 uint32) {
 	h0, h1 = seed, seed+seedStep
 	d := data
@@ -132,26 +117,15 @@ func premix(buf []uint32, data []byte) premixed {
 // further after those two probes has made one pass over its bytes.
 func premixHash2(buf []uint32, data []byte, seed uint32) (p premixed, h0, h1 uint32) {
 	h0, h1 = seed, seed+seedStep
-	blocks := buf[:len(data)/4]
-	b, d := blocks, data
-	for len(b) >= 4 && len(d) >= 16 {
-		w, c := (*[4]uint32)(b), (*[16]byte)(d)
-		w[0] = murmurBlock(binary.LittleEndian.Uint32(c[0:]))
-		h0, h1 = murmurRound(h0, w[0]), murmurRound(h1, w[0])
-		w[1] = murmurBlock(binary.LittleEndian.Uint32(c[4:]))
-		h0, h1 = murmurRound(h0, w[1]), murmurRound(h1, w[1])
-		w[2] = murmurBlock(binary.LittleEndian.Uint32(c[8:]))
-		h0, h1 = murmurRound(h0, w[2]), murmurRound(h1, w[2])
-		w[3] = murmurBlock(binary.LittleEndian.Uint32(c[12:]))
-		h0, h1 = murmurRound(h0, w[3]), murmurRound(h1, w[3])
-		b, d = b[4:], d[16:]
+	n := len(data) &^ 3
+	blocks := buf[:n/4]
+	for i := range blocks {
+		k := murmurBlock(binary.LittleEndian.Uint32(data[4*i : 4*i+4]))
+		blocks[i] = k
+		h0 = murmurRound(h0, k)
+		h1 = murmurRound(h1, k)
 	}
-	for len(b) >= 1 && len(d) >= 4 {
-		b[0] = murmurBlock(binary.LittleEndian.Uint32(d))
-		h0, h1 = murmurRound(h0, b[0]), murmurRound(h1, b[0])
-		b, d = b[1:], d[4:]
-	}
-	p = premixed{blocks: blocks, last: murmurBlock(loadTail(d)) ^ uint32(len(data))}
+	p = premixed{blocks: blocks, last: murmurBlock(loadTail(data[n:])) ^ uint32(len(data))}
 	return p, murmurFinal(h0 ^ p.last), murmurFinal(h1 ^ p.last)
 }
 
