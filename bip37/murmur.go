@@ -113,8 +113,8 @@ func premix(buf []uint32, data []byte) premixed {
 }
 
 // premixHash2 is premix fused with hash2: it mixes data into buf while
-// running the chains of seed and the next seed, so that an element tested
-// further after those two probes has made one pass over its bytes.
+// running the chains of seed and the next seed, so that the probes after
+// those two need no further pass over the bytes.
 func premixHash2(buf []uint32, data []byte, seed uint32) (p premixed, h0, h1 uint32) {
 	h0, h1 = seed, seed+seedStep
 	n := len(data) &^ 3

@@ -42,8 +42,8 @@ func TestMurmurHash3MatchesBTCD(t *testing.T) {
 
 // TestPremixedHashes checks that mixing once and hashing per seed, one or
 // four seeds at a time, and hashing two seeds in one pass, with or without
-// premixing on the way, give MurmurHash3
-// under every seed, including seeds that wrap past 2³².
+// premixing on the way, give MurmurHash3 under every seed, including seeds
+// that wrap past 2³².
 func TestPremixedHashes(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var lengths []int
@@ -66,8 +66,8 @@ func TestPremixedHashes(t *testing.T) {
 			a, b := hash2(seed, data)
 			fused, c, d := premixHash2(make([]uint32, maxPremixed/4), data, seed)
 			if got != want || a != want[0] || b != want[1] || c != want[0] || d != want[1] || p.hash(seed) != want[0] || fused.hash(seed) != want[0] {
-				t.Errorf("premixed hashes of %d bytes under seed %08x = %08x, %08x %08x, %08x, want %08x",
-					n, seed, got, a, b, p.hash(seed), want)
+				t.Errorf("premixed hashes of %d bytes under seed %08x = %08x, hash2 %08x %08x, premixHash2 %08x %08x, %08x, want %08x",
+					n, seed, got, a, b, c, d, p.hash(seed), want)
 			}
 		}
 	}
