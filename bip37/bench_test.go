@@ -16,7 +16,7 @@ import (
 // Comparison benchmarks: chainsieve and btcd's btcutil/bloom side by side.
 // docs/performance.md records a run of
 //
-//	go test -run '^$' -bench . -benchmem -count 6 ./bip37
+//	go test -run '^$' -bench . -benchmem -count 8 -benchtime 300ms ./bip37 | go run ./cmd/chainsieve bench compare
 
 // benchElements returns n distinct 32-byte elements, the size of the txids
 // and witness programs wallets insert.

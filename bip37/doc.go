@@ -34,8 +34,9 @@
 // Bit positions are MurmurHash3 (x86_32) of the element under seed
 // i·0xFBA4C795 + tweak, modulo the filter's bit count. They are fixed by the
 // protocol, so this package keeps them exact and makes them cheap instead:
-// the seed-independent half of MurmurHash3 is computed once per element for
-// all hash functions, several functions are hashed side by side, and the
+// the hash functions hashed together share the seed-independent half of
+// MurmurHash3, a test hashes its probes in growing groups (two, two, then
+// four at a time) because most non-members fail the first ones, and the
 // modulo is an exact multiply-shift reduction. Adding, testing and matching
 // allocate nothing.
 //

@@ -164,6 +164,23 @@ func (f *Filter) Contains(data []byte) bool {
 	if f.hashFuncs < 2 || len(data) > maxPremixed {
 		return f.containsLong(data)
 	}
+	h0, h1 := hash2(f.tweak, data)
+	return f.bit(h0)&f.bit(h1) != 0 && f.containsRest(data)
+}
+
+// containsRest tests hash functions 2 to k-1 of an element of at most
+// maxPremixed bytes that passed the first two. Half the non-members of a
+// filter at its design fill fail each probe, so the first two probes are
+// hashed without premixing, the next two premix the element on the way,
+// and only elements that pass four (members, mostly) are hashed four
+// functions at a time from the premixed blocks.
+func (f *Filter) containsRest(data []byte) bool {
+	switch f.hashFuncs {
+	case 2:
+		return true
+	case 3:
+		return f.bit(MurmurHash3(f.tweak+seedStep2, data)) != 0
+	}
 	// Short elements get a short stack buffer: zeroing the 520-byte one
 	// would cost more than a tenth of the test.
 	if len(data) <= shortElement {
@@ -174,19 +191,14 @@ func (f *Filter) Contains(data []byte) bool {
 	return f.containsPremixed(buf[:], data)
 }
 
-// containsPremixed tests an element of at most maxPremixed bytes against a
-// filter of at least two hash functions. Half the non-members of a filter
-// at its design fill fail the first probe and three quarters by the
-// second, so two functions go first, fused with the mixing and tested with
-// one branch, and the rest four at a time.
+// containsPremixed tests hash functions 2 and 3, premixing data into buf,
+// then 4 to k-1, four at a time.
 func (f *Filter) containsPremixed(buf []uint32, data []byte) bool {
-	p, h0, h1 := premixHash2(buf, data, f.tweak)
-	return f.bit(h0)&f.bit(h1) != 0 && f.containsRest(&p)
-}
-
-// containsRest tests hash functions 2 to k-1, four at a time.
-func (f *Filter) containsRest(p *premixed) bool {
-	seed, k := f.tweak+seedStep2, f.hashFuncs-2
+	p, h2, h3 := premixHash2(buf, data, f.tweak+seedStep2)
+	if f.bit(h2)&f.bit(h3) == 0 {
+		return false
+	}
+	seed, k := f.tweak+seedStep4, f.hashFuncs-4
 	for ; k >= 4; k -= 4 {
 		h0, h1, h2, h3 := p.hash4(seed)
 		if f.bit(h0)&f.bit(h1)&f.bit(h2)&f.bit(h3) == 0 {
@@ -237,9 +249,38 @@ func (f *Filter) AddOutPoint(op wire.OutPoint) {
 }
 
 // ContainsOutPoint reports whether the outpoint may have been inserted.
-func (f *Filter) ContainsOutPoint(op wire.OutPoint) bool {
-	b := outPointBytes(op)
-	return f.Contains(b[:])
+func (f *Filter) ContainsOutPoint(op wire.OutPoint) bool { return f.containsOutPoint(&op) }
+
+// containsOutPoint hashes the first two probes from the outpoint's fields,
+// without building its 36 bytes: transactions have an outpoint per input,
+// and most fail there.
+func (f *Filter) containsOutPoint(op *wire.OutPoint) bool {
+	if len(f.data) == 0 {
+		return true
+	}
+	if f.hashFuncs >= 2 {
+		if h0, h1 := outPointHash2(f.tweak, op); f.bit(h0)&f.bit(h1) == 0 {
+			return false
+		}
+	}
+	b := outPointBytes(*op)
+	if f.hashFuncs < 2 {
+		return f.containsLong(b[:])
+	}
+	return f.containsRest(b[:])
+}
+
+// outPointHash2 is hash2 of an outpoint's 36 bytes: the txid's eight
+// blocks, then the index as the ninth, with no tail.
+func outPointHash2(seed uint32, op *wire.OutPoint) (h0, h1 uint32) {
+	h0, h1 = seed, seed+seedStep
+	for i := 0; i < len(op.Hash); i += 4 {
+		k := murmurBlock(binary.LittleEndian.Uint32(op.Hash[i : i+4]))
+		h0, h1 = murmurRound(h0, k), murmurRound(h1, k)
+	}
+	k := murmurBlock(op.Index)
+	h0, h1 = murmurRound(h0, k), murmurRound(h1, k)
+	return murmurFinal(h0 ^ 36), murmurFinal(h1 ^ 36)
 }
 
 func outPointBytes(op wire.OutPoint) [36]byte {

@@ -39,7 +39,7 @@ func (f *Filter) MatchTx(tx *wire.MsgTx, txid chainhash.Hash) bool {
 		return true
 	}
 	for _, in := range tx.TxIn {
-		if f.ContainsOutPoint(in.PreviousOutPoint) || f.containsPush(in.SignatureScript) {
+		if f.containsOutPoint(&in.PreviousOutPoint) || f.containsPush(in.SignatureScript) {
 			return true
 		}
 	}
@@ -47,17 +47,27 @@ func (f *Filter) MatchTx(tx *wire.MsgTx, txid chainhash.Hash) bool {
 }
 
 // containsPush reports whether the filter contains a non-empty data push of
-// script, reading it up to its end or its first malformed push.
+// script, reading it up to its end or its first malformed push. Direct
+// pushes, which carry the keys, hashes and signatures filters match, and
+// opcodes that push nothing are read inline; nextOp, too large to inline,
+// reads the PUSHDATA forms and finds the errors.
 func (f *Filter) containsPush(script []byte) bool {
 	for len(script) > 0 {
-		_, data, rest, ok := nextOp(script)
-		if !ok {
-			return false
+		var data []byte
+		if n := int(script[0]); n < opPushData1 && n < len(script) {
+			data, script = script[1:1+n], script[1+n:]
+		} else if n > opPushData4 {
+			script = script[1:]
+			continue
+		} else {
+			var ok bool
+			if _, data, script, ok = nextOp(script); !ok {
+				return false
+			}
 		}
 		if len(data) > 0 && f.Contains(data) {
 			return true
 		}
-		script = rest
 	}
 	return false
 }

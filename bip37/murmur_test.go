@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/btcsuite/btcd/btcutil/v2/bloom"
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/chainsieve/chainsieve/testvectors"
 )
 
@@ -39,8 +41,9 @@ func TestMurmurHash3MatchesBTCD(t *testing.T) {
 }
 
 // TestPremixedHashes checks that mixing once and hashing per seed, one or
-// four seeds at a time or two fused with the mixing, gives MurmurHash3
-// under every seed, including seeds that wrap past 2³².
+// four seeds at a time, and hashing two seeds in one pass, with or without
+// premixing on the way, give MurmurHash3 under every seed, including seeds
+// that wrap past 2³².
 func TestPremixedHashes(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var lengths []int
@@ -60,11 +63,27 @@ func TestPremixedHashes(t *testing.T) {
 			}
 			var got [4]uint32
 			got[0], got[1], got[2], got[3] = p.hash4(seed)
-			fused, a, b := premixHash2(make([]uint32, maxPremixed/4), data, seed)
-			if got != want || a != want[0] || b != want[1] || p.hash(seed) != want[0] || fused.hash(seed) != want[0] {
-				t.Errorf("premixed hashes of %d bytes under seed %08x = %08x, %08x %08x, %08x, want %08x",
-					n, seed, got, a, b, p.hash(seed), want)
+			a, b := hash2(seed, data)
+			fused, c, d := premixHash2(make([]uint32, maxPremixed/4), data, seed)
+			if got != want || a != want[0] || b != want[1] || c != want[0] || d != want[1] || p.hash(seed) != want[0] || fused.hash(seed) != want[0] {
+				t.Errorf("premixed hashes of %d bytes under seed %08x = %08x, hash2 %08x %08x, premixHash2 %08x %08x, %08x, want %08x",
+					n, seed, got, a, b, c, d, p.hash(seed), want)
 			}
+		}
+	}
+}
+
+// TestOutPointHash2 checks the first two probes hashed from an outpoint's
+// fields against MurmurHash3 of its 36 bytes.
+func TestOutPointHash2(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 100 {
+		op := wire.OutPoint{Hash: chainhash.Hash(randomBytes(r, 32)), Index: r.Uint32()}
+		seed := r.Uint32()
+		b := outPointBytes(op)
+		a, c := outPointHash2(seed, &op)
+		if wantA, wantC := MurmurHash3(seed, b[:]), MurmurHash3(seed+seedStep, b[:]); a != wantA || c != wantC {
+			t.Errorf("outPointHash2(%08x, %v) = %08x, %08x, want %08x, %08x", seed, op, a, c, wantA, wantC)
 		}
 	}
 }
