@@ -12,7 +12,7 @@ import (
 
 // The fast paths (two probes per pass over the bytes, outpoints hashed from
 // their fields, probes in growing groups, pushes read inline) are compared
-// here with refFilter, a line-by-line transcription of Core's
+// here with refFilter, a deliberately naive model of Core's
 // CBloomFilter: one MurmurHash3 and one % per hash function, Core's GetOp.
 // Unlike the comparisons with btcd, nothing is excluded: every filter size,
 // hash count, fill, flag byte and script, malformed or not.
