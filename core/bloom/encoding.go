@@ -95,6 +95,12 @@ func (d *decoder) uvarint() uint64 {
 		d.err = corrupt(d.off, "bad uvarint")
 		return 0
 	}
+	// Uvarint accepts padded forms such as c5 00 for 0x45; the encoding
+	// allows one form per value.
+	if n > 1 && d.data[d.off+n-1] == 0 {
+		d.err = corrupt(d.off, "non-canonical uvarint")
+		return 0
+	}
 	d.off += n
 	return v
 }

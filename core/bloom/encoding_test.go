@@ -51,6 +51,8 @@ func TestUnmarshalRejects(t *testing.T) {
 		{"m = 0", []byte{'C', 'S', 'B', 'F', 1, 0, 1, 0}},
 		{"huge m", []byte{'C', 'S', 'B', 'F', 1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 1, 0}},
 		{"k too big", []byte{'C', 'S', 'B', 'F', 1, 8, 101, 0, 0}},
+		// Found by FuzzUnmarshalBinary: k = 3 written as 83 00.
+		{"padded uvarint", []byte{'C', 'S', 'B', 'F', 1, 8, 0x83, 0x00, 0, 0}},
 	}
 	for _, tt := range tests {
 		var f Filter
