@@ -64,15 +64,10 @@ func Run(ctx context.Context, cfg Config) (spv.Stats, error) {
 	r := &scanner{Config: cfg}
 	r.stats.Mode = "bip37"
 	err := r.run(ctx)
-	if err != nil {
-		r.Session.Drop(err)
-	}
-	r.stats.Headers = r.Chain.Height()
+	r.stats.Finish(r.Session, r.Chain, began, err)
 	if r.mirror != nil {
 		r.stats.FilterSize, r.stats.FilterFill = r.mirror.Size(), r.mirror.Fill()
 	}
-	r.stats.Traffic = r.Session.Traffic()
-	r.stats.Duration = time.Since(began)
 	return r.stats, err
 }
 
@@ -98,19 +93,10 @@ func (r *scanner) run(ctx context.Context) error {
 }
 
 // bounds settles To and checks the range against the chain.
-func (r *scanner) bounds() error {
-	tip := r.Chain.Height()
-	if r.To < 0 {
-		r.To = tip
-	}
+func (r *scanner) bounds() (err error) {
+	r.From, r.To, err = r.Chain.Range(r.From, r.To)
 	r.stats.From, r.stats.To = r.From, r.To
-	switch {
-	case r.From < 0 || r.From > r.To:
-		return fmt.Errorf("bloomscan: range %d to %d is empty or negative", r.From, r.To)
-	case r.To > tip:
-		return fmt.Errorf("bloomscan: range ends at %d, above the peer's tip %d", r.To, tip)
-	}
-	return nil
+	return err
 }
 
 // load builds the wallet filter and sends it with filterload.

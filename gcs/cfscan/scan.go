@@ -54,12 +54,7 @@ func Run(ctx context.Context, cfg Config) (spv.Stats, error) {
 	r := &scanner{Config: cfg}
 	r.stats.Mode = "bip157"
 	err := r.run(ctx)
-	if err != nil {
-		r.Session.Drop(err)
-	}
-	r.stats.Headers = r.Chain.Height()
-	r.stats.Traffic = r.Session.Traffic()
-	r.stats.Duration = time.Since(began)
+	r.stats.Finish(r.Session, r.Chain, began, err)
 	return r.stats, err
 }
 
@@ -82,21 +77,13 @@ func (r *scanner) run(ctx context.Context) error {
 
 // bounds settles To and checks the range and the checkpoint against the
 // chain.
-func (r *scanner) bounds() error {
-	tip := r.Chain.Height()
-	if r.To < 0 {
-		r.To = tip
-	}
+func (r *scanner) bounds() (err error) {
+	r.From, r.To, err = r.Chain.Range(r.From, r.To)
 	r.stats.From, r.stats.To = r.From, r.To
-	switch {
-	case r.From < 0 || r.From > r.To:
-		return fmt.Errorf("cfscan: range %d to %d is empty or negative", r.From, r.To)
-	case r.To > tip:
-		return fmt.Errorf("cfscan: range ends at %d, above the peer's tip %d", r.To, tip)
-	case r.Checkpoint != nil && int64(r.Checkpoint.Height) > int64(tip):
-		return fmt.Errorf("cfscan: checkpoint at height %d is above the peer's tip %d", r.Checkpoint.Height, tip)
+	if err == nil && r.Checkpoint != nil && int64(r.Checkpoint.Height) > int64(r.Chain.Height()) {
+		err = fmt.Errorf("cfscan: checkpoint at height %d is above the peer's tip %d", r.Checkpoint.Height, r.Chain.Height())
 	}
-	return nil
+	return err
 }
 
 // misbehaving returns an error about the block at height that wraps

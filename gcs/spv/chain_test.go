@@ -241,3 +241,27 @@ func BenchmarkChainConnect(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(hs)), "ns/header")
 }
+
+func TestChainRange(t *testing.T) {
+	c, err := NewChain(Regtest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		from, to         int32
+		wantFrom, wantTo int32
+		wantErr          bool
+	}{
+		{0, -1, 0, 0, false},
+		{0, 0, 0, 0, false},
+		{1, -1, 1, 0, true},
+		{-1, 0, -1, 0, true},
+		{0, 5, 0, 5, true},
+	}
+	for _, tt := range tests {
+		from, to, err := c.Range(tt.from, tt.to)
+		if from != tt.wantFrom || to != tt.wantTo || (err != nil) != tt.wantErr {
+			t.Errorf("Range(%d, %d) = %d, %d, %v; want %d, %d, error %v", tt.from, tt.to, from, to, err, tt.wantFrom, tt.wantTo, tt.wantErr)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package spv
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
@@ -51,4 +52,32 @@ type Stats struct {
 
 	Traffic  Traffic // the whole session, handshake and header sync included
 	Duration time.Duration
+}
+
+// Range settles a scan's range against the synced chain: a negative to means
+// the tip. It returns an error naming the range if it is empty, negative or
+// above the tip.
+func (c *Chain) Range(from, to int32) (int32, int32, error) {
+	tip := c.Height()
+	if to < 0 {
+		to = tip
+	}
+	switch {
+	case from < 0 || from > to:
+		return from, to, fmt.Errorf("spv: range %d to %d is empty or negative", from, to)
+	case to > tip:
+		return from, to, fmt.Errorf("spv: range ends at %d, above the peer's tip %d", to, tip)
+	}
+	return from, to, nil
+}
+
+// Finish records what every mode measures once a scan ends, however far it
+// came, and drops the session when the scan failed.
+func (st *Stats) Finish(s *Session, c *Chain, began time.Time, err error) {
+	if err != nil {
+		s.Drop(err)
+	}
+	st.Headers = c.Height()
+	st.Traffic = s.Traffic()
+	st.Duration = time.Since(began)
 }
