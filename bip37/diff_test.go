@@ -130,22 +130,29 @@ func randomKeys(r *rand.Rand, n int) [][]byte {
 	return keys
 }
 
-// randomTxs returns a chain of transactions, each spending an output of an
-// earlier one or a random outpoint.
+// randomTxs returns a chain of transactions whose scripts are randomScript's
+// over keys, each spending an output of an earlier one or a random outpoint.
 func randomTxs(r *rand.Rand, n int, keys [][]byte) []*wire.MsgTx {
+	return randomTxChain(r, n, 4, func() []byte { return randomScript(r, keys) })
+}
+
+// randomTxChain returns n transactions with scripts from script, each input
+// spending an output of an earlier one or a random outpoint (index below
+// maxIndex).
+func randomTxChain(r *rand.Rand, n int, maxIndex uint32, script func() []byte) []*wire.MsgTx {
 	var txs []*wire.MsgTx
 	for range n {
 		tx := wire.NewMsgTx(2)
 		for range 1 + r.IntN(3) {
-			prev := wire.OutPoint{Hash: chainhash.Hash(randomBytes(r, 32)), Index: r.Uint32N(4)}
+			prev := wire.OutPoint{Hash: chainhash.Hash(randomBytes(r, 32)), Index: r.Uint32N(maxIndex)}
 			if len(txs) > 0 && r.IntN(2) == 0 {
 				p := txs[r.IntN(len(txs))]
 				prev = wire.OutPoint{Hash: p.TxHash(), Index: r.Uint32N(uint32(len(p.TxOut)))}
 			}
-			tx.AddTxIn(wire.NewTxIn(&prev, randomScript(r, keys), nil))
+			tx.AddTxIn(wire.NewTxIn(&prev, script(), nil))
 		}
 		for range 1 + r.IntN(3) {
-			tx.AddTxOut(wire.NewTxOut(1, randomScript(r, keys)))
+			tx.AddTxOut(wire.NewTxOut(1, script()))
 		}
 		txs = append(txs, tx)
 	}

@@ -203,23 +203,7 @@ func randomPushScript(r *rand.Rand, elems [][]byte) []byte {
 // randomRefTxs returns transactions whose scripts push elements of elems
 // and spend outpoints of earlier ones, and random transactions.
 func randomRefTxs(r *rand.Rand, n int, elems [][]byte) []*wire.MsgTx {
-	var txs []*wire.MsgTx
-	for range n {
-		tx := wire.NewMsgTx(2)
-		for range 1 + r.IntN(3) {
-			prev := wire.OutPoint{Hash: chainhash.Hash(randomBytes(r, 32)), Index: r.Uint32N(3)}
-			if len(txs) > 0 && r.IntN(2) == 0 {
-				p := txs[r.IntN(len(txs))]
-				prev = wire.OutPoint{Hash: p.TxHash(), Index: r.Uint32N(uint32(len(p.TxOut)))}
-			}
-			tx.AddTxIn(wire.NewTxIn(&prev, randomPushScript(r, elems), nil))
-		}
-		for range 1 + r.IntN(3) {
-			tx.AddTxOut(wire.NewTxOut(1, randomPushScript(r, elems)))
-		}
-		txs = append(txs, tx)
-	}
-	return txs
+	return randomTxChain(r, n, 3, func() []byte { return randomPushScript(r, elems) })
 }
 
 // TestContainsMatchesReference tests elements of every length boundary
