@@ -11,6 +11,7 @@ import (
 
 	"github.com/chainsieve/chainsieve/ethlogs"
 	"github.com/chainsieve/chainsieve/ethlogs/index"
+	"github.com/chainsieve/chainsieve/ethlogs/scan/demo"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -18,21 +19,6 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
 	"github.com/ethereum/go-ethereum/rpc"
 )
-
-// emitterCode returns init code for a contract that emits LOGn with topics
-// read from the first 32n bytes of its calldata and the rest as data. When
-// the calldata is shorter the size underflows and the call runs out of gas:
-// a failed transaction with no logs.
-func emitterCode(n int) []byte {
-	runtime := []byte{0x36, 0x60, 0x00, 0x60, 0x00, 0x37} // CALLDATACOPY(0, 0, CALLDATASIZE)
-	for i := n - 1; i >= 0; i-- {
-		runtime = append(runtime, 0x60, byte(32*i), 0x35) // CALLDATALOAD(32i): topic i
-	}
-	runtime = append(runtime, 0x60, byte(32*n), 0x36, 0x03) // size = CALLDATASIZE - 32n
-	runtime = append(runtime, 0x60, byte(32*n), 0xa0+byte(n), 0x00)
-	init := []byte{0x60, byte(len(runtime)), 0x60, 12, 0x60, 0x00, 0x39, 0x60, byte(len(runtime)), 0x60, 0x00, 0xf3}
-	return append(init, runtime...)
-}
 
 // node is an in-process go-ethereum node with emitter contracts.
 type node struct {
@@ -63,7 +49,7 @@ func newNode(t *testing.T) *node {
 	for range 2 {
 		for k := range 5 {
 			n.emitter[k] = append(n.emitter[k], crypto.CreateAddress(from, n.nonce))
-			n.send(nil, emitterCode(k), 200_000)
+			n.send(nil, demo.EmitterCode(k), 200_000)
 		}
 	}
 	n.sim.Commit()
