@@ -5,86 +5,8 @@ import (
 	"testing"
 )
 
-// riceStream returns n BIP158-shaped Golomb-Rice codes (P = 19, deltas
-// exponential with mean M = 784931), as a filter of N = n carries them.
-func riceStream(n int) []byte {
-	const p, m = 19, 784931
-	r := rand.New(rand.NewPCG(9, 9))
-	var w Writer
-	for range n {
-		d := uint64(r.ExpFloat64() * m)
-		w.WriteUnary(d >> p)
-		w.WriteBits(d, p)
-	}
-	return w.Bytes()
-}
-
-// BenchmarkGolombRiceDecode decodes 10,000 codes with ReadUnary and ReadBits
-// and BenchmarkReadRice the same codes with ReadRice; the figure to read is
-// ns per code. ReadRice exists because it is the measured faster of the two.
-func BenchmarkGolombRiceDecode(b *testing.B) {
-	const n, p = 10_000, 19
-	data := riceStream(n)
-	var rd Reader
-	b.ReportAllocs()
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		rd.Reset(data)
-		var sum uint64
-		for range n {
-			sum += rd.ReadUnary()<<p | rd.ReadBits(p)
-		}
-		if rd.Err() != nil {
-			b.Fatal(rd.Err())
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/code")
-}
-
-func BenchmarkReadRice(b *testing.B) {
-	const n, p = 10_000, 19
-	data := riceStream(n)
-	var rd Reader
-	b.ReportAllocs()
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		rd.Reset(data)
-		var sum uint64
-		for range n {
-			sum += rd.ReadRice(p)
-		}
-		if rd.Err() != nil {
-			b.Fatal(rd.Err())
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/code")
-}
-
-func BenchmarkReadRices(b *testing.B) {
-	const n, p = 10_000, 19
-	data := riceStream(n)
-	var rd Reader
-	var buf [64]uint64
-	b.ReportAllocs()
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		rd.Reset(data)
-		var sum uint64
-		for left := n; left > 0; left -= len(buf) {
-			chunk := buf[:min(left, len(buf))]
-			rd.ReadRices(chunk, p)
-			for _, d := range chunk {
-				sum += d
-			}
-		}
-		if rd.Err() != nil {
-			b.Fatal(rd.Err())
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/code")
-}
-
-// riceDeltas returns the deltas riceStream codes.
+// riceDeltas returns n BIP158-shaped deltas: exponential with mean
+// M = 784931, as a filter of N = n carries them.
 func riceDeltas(n int) []uint64 {
 	const m = 784931
 	r := rand.New(rand.NewPCG(9, 9))
@@ -93,6 +15,68 @@ func riceDeltas(n int) []uint64 {
 		out[i] = uint64(r.ExpFloat64() * m)
 	}
 	return out
+}
+
+// riceStream returns riceDeltas(n) Golomb-Rice coded with P = 19.
+func riceStream(n int) []byte {
+	var w Writer
+	for _, d := range riceDeltas(n) {
+		w.WriteRice(d, 19)
+	}
+	return w.Bytes()
+}
+
+// benchDecode decodes 10,000 codes with decode, which must read n codes of
+// P = 19 and return their sum; the figure to read is ns per code.
+func benchDecode(b *testing.B, decode func(rd *Reader, n int) uint64) {
+	const n = 10_000
+	data := riceStream(n)
+	var rd Reader
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		rd.Reset(data)
+		decode(&rd, n)
+		if rd.Err() != nil {
+			b.Fatal(rd.Err())
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/code")
+}
+
+// BenchmarkGolombRiceDecode decodes with ReadUnary and ReadBits,
+// BenchmarkReadRice and BenchmarkReadRices the same codes with ReadRice and
+// ReadRices, which exist because they measured faster.
+func BenchmarkGolombRiceDecode(b *testing.B) {
+	benchDecode(b, func(rd *Reader, n int) (sum uint64) {
+		for range n {
+			sum += rd.ReadUnary()<<19 | rd.ReadBits(19)
+		}
+		return sum
+	})
+}
+
+func BenchmarkReadRice(b *testing.B) {
+	benchDecode(b, func(rd *Reader, n int) (sum uint64) {
+		for range n {
+			sum += rd.ReadRice(19)
+		}
+		return sum
+	})
+}
+
+func BenchmarkReadRices(b *testing.B) {
+	var buf [64]uint64
+	benchDecode(b, func(rd *Reader, n int) (sum uint64) {
+		for left := n; left > 0; left -= len(buf) {
+			chunk := buf[:min(left, len(buf))]
+			rd.ReadRices(chunk, 19)
+			for _, d := range chunk {
+				sum += d
+			}
+		}
+		return sum
+	})
 }
 
 // BenchmarkWriteUnaryBits and BenchmarkWriteRice encode the same 10,000
