@@ -71,7 +71,7 @@ func (f *Filter) Added() uint64 { return f.added }
 
 // Add inserts data. It does not allocate.
 func (f *Filter) Add(data []byte) {
-	h1, h2 := sum128(data, 0)
+	h1, h2 := Hash(data)
 	for i := range f.k {
 		f.bits.Set(f.position(h1 + uint64(i)*h2))
 	}
@@ -82,7 +82,7 @@ func (f *Filter) Add(data []byte) {
 // a true result is wrong with the filter's false-positive rate. It does not
 // allocate.
 func (f *Filter) Test(data []byte) bool {
-	h1, h2 := sum128(data, 0)
+	h1, h2 := Hash(data)
 	for i := range f.k {
 		if !f.bits.Test(f.position(h1 + uint64(i)*h2)) {
 			return false

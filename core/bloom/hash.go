@@ -13,6 +13,11 @@ const (
 	murmurC2 = 0x4cf5ad432745937f
 )
 
+// Hash returns the 128-bit MurmurHash3 x64_128 of data with seed 0 as two
+// words: the one hash from which [Filter] and the other filters of core derive
+// every position (h1 + i·h2). It does not allocate.
+func Hash(data []byte) (h1, h2 uint64) { return sum128(data, 0) }
+
 func sum128(data []byte, seed uint32) (h1, h2 uint64) {
 	h1, h2 = uint64(seed), uint64(seed)
 	n := len(data)
