@@ -94,6 +94,10 @@ func (f *Filter) Test(data []byte) bool {
 	return f.test(h1, h2)
 }
 
+// test stops at the first zero counter. Probing all k without branches was
+// measured and lost everywhere except for non-members of a filter that fits
+// in cache (22 against 29 ns at 1 %, 100,000 elements); at 4,000,000 elements
+// it costs 152 against 107 ns, and at BIP158's rate 51 against 32 ns.
 func (f *Filter) test(h1, h2 uint64) bool {
 	for i := range f.k {
 		w, shift := f.locate(h1 + uint64(i)*h2)
