@@ -43,8 +43,12 @@ const (
 // for malformed input.
 var ErrCorrupt = errors.New("scalable: corrupt encoding")
 
-// AppendBinary appends the versioned encoding of f to b.
+// AppendBinary appends the versioned encoding of f to b. A zero Filter has
+// no encoding: it returns an error.
 func (f *Filter) AppendBinary(b []byte) ([]byte, error) {
+	if len(f.stages) == 0 {
+		return b, errors.New("scalable: encoding a zero Filter; create filters with New")
+	}
 	b = binenc.AppendHeader(b, magic, version)
 	b = binary.AppendUvarint(b, f.params.Capacity)
 	b = binary.AppendUvarint(b, f.params.Growth)

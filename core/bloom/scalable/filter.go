@@ -44,7 +44,8 @@ type Params struct {
 
 // Filter is a scalable Bloom filter: a chain of classic Bloom filters
 // (stages), a new one created each time the newest holds its capacity.
-// The zero value is not usable; create filters with [New]. A Filter is not
+// The zero value holds nothing and cannot grow (Add panics); create filters
+// with [New] or [Filter.UnmarshalBinary]. A Filter is not
 // safe for concurrent mutation; concurrent Test calls are fine.
 type Filter struct {
 	params Params
@@ -150,6 +151,9 @@ func (f *Filter) Insert(data []byte) (bool, error) {
 }
 
 func (f *Filter) insert(data []byte, overfill bool) (bool, error) {
+	if len(f.stages) == 0 {
+		panic("scalable: Add or Insert on a zero Filter; create filters with New")
+	}
 	h1, h2 := bloom.Hash(data)
 	if f.test(h1, h2) {
 		return false, nil
@@ -186,6 +190,9 @@ func (f *Filter) test(h1, h2 uint64) bool {
 // Reset empties the filter back to one empty first stage, keeping that
 // stage's memory and releasing the others.
 func (f *Filter) Reset() {
+	if len(f.stages) == 0 {
+		return
+	}
 	first := f.stages[0]
 	first.bits.Reset()
 	first.added = 0

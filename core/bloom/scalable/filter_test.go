@@ -3,6 +3,7 @@ package scalable
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -279,9 +280,25 @@ func TestReset(t *testing.T) {
 	if b, _ := f.MarshalBinary(); string(b) != string(empty) || st.Stages != 1 || st.Added != 0 || st.Stage[0].SetBits != 0 || st.Bits != st.Stage[0].Bits {
 		t.Errorf("after Reset: Stats() = %+v, want one empty stage", st)
 	}
-	if grow(f, 500) != 500-0 && f.Stages() < 2 {
-		t.Errorf("Reset filter does not grow again")
+	if added := grow(f, 500); f.Added() != added || f.Stages() < 2 {
+		t.Errorf("after Reset and 500 elements: Added %d, %d stages, want %d, several", f.Added(), f.Stages(), added)
 	}
+}
+
+func TestZeroValuePanics(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.HasPrefix(fmt.Sprint(r), "scalable: ") {
+			t.Errorf("Add on a zero Filter: recover() = %v, want a scalable: panic", r)
+		}
+	}()
+	var f Filter
+	if f.Test([]byte("x")) {
+		t.Errorf("Test on a zero Filter = true, want false")
+	}
+	if b, err := f.MarshalBinary(); err == nil {
+		t.Errorf("MarshalBinary(zero Filter) = %x, want an error", b)
+	}
+	f.Add([]byte("x"))
 }
 
 func TestZeroAllocs(t *testing.T) {
