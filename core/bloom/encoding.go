@@ -8,21 +8,23 @@ import (
 	"github.com/chainsieve/chainsieve/core/internal/binenc"
 )
 
-// The encoding, version 1:
+// The encoding, version 2:
 //
 //	"CSBF"        4 bytes, magic
-//	version       1 byte, 1
+//	version       1 byte, 2
 //	m             uvarint, bits, 1..2^37-64
 //	k             uvarint, hash functions, 1..MaxHashes
 //	added         uvarint
 //	bits          (m+7)/8 bytes, bit i in byte i/8 under mask 1<<(i%8),
 //	              unused high bits of the last byte zero
 //
-// Version 1 fixes the hashing described in the package doc: a new hash or
-// position rule needs a new version.
+// A version fixes the hashing described in the package doc: a new hash or
+// position rule needs a new version. Version 1 placed elements by double
+// hashing (see [Probe] for why that changed) and is not read: no filter of
+// that version was ever released.
 const (
 	magic   = "CSBF"
-	version = 1
+	version = 2
 )
 
 // ErrCorrupt is wrapped by every error that [Filter.UnmarshalBinary] returns

@@ -14,8 +14,8 @@ func TestEncodingRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// magic, version 1, m = 20, k = 3, added = 2, then 3 bytes of bits.
-	if got, want := hex.EncodeToString(b[:8]), "435342460114"+"0302"; got != want {
+	// magic, version 2, m = 20, k = 3, added = 2, then 3 bytes of bits.
+	if got, want := hex.EncodeToString(b[:8]), "435342460214"+"0302"; got != want {
 		t.Errorf("encoding header = %s, want %s", got, want)
 	}
 	if len(b) != 8+3 {
@@ -42,17 +42,18 @@ func TestUnmarshalRejects(t *testing.T) {
 	}{
 		{"empty", nil},
 		{"bad magic", append([]byte("XSBF"), good[4:]...)},
-		{"version 2", append(append([]byte("CSBF"), 2), good[5:]...)},
+		{"version 1 (double hashing)", append(append([]byte("CSBF"), 1), good[5:]...)},
+		{"version 3", append(append([]byte("CSBF"), 3), good[5:]...)},
 		{"truncated header", good[:6]},
 		{"truncated bits", good[:len(good)-1]},
 		{"trailing byte", append(append([]byte{}, good...), 0)},
 		{"bit beyond m", append(append([]byte{}, good[:len(good)-1]...), good[len(good)-1]|0x80)},
-		{"k = 0", []byte{'C', 'S', 'B', 'F', 1, 8, 0, 0, 0}},
-		{"m = 0", []byte{'C', 'S', 'B', 'F', 1, 0, 1, 0}},
-		{"huge m", []byte{'C', 'S', 'B', 'F', 1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 1, 0}},
-		{"k too big", []byte{'C', 'S', 'B', 'F', 1, 8, 101, 0, 0}},
+		{"k = 0", []byte{'C', 'S', 'B', 'F', 2, 8, 0, 0, 0}},
+		{"m = 0", []byte{'C', 'S', 'B', 'F', 2, 0, 1, 0}},
+		{"huge m", []byte{'C', 'S', 'B', 'F', 2, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 1, 0}},
+		{"k too big", []byte{'C', 'S', 'B', 'F', 2, 8, 101, 0, 0}},
 		// Found by FuzzUnmarshalBinary: k = 3 written as 83 00.
-		{"padded uvarint", []byte{'C', 'S', 'B', 'F', 1, 8, 0x83, 0x00, 0, 0}},
+		{"padded uvarint", []byte{'C', 'S', 'B', 'F', 2, 8, 0x83, 0x00, 0, 0}},
 	}
 	for _, tt := range tests {
 		var f Filter
@@ -68,7 +69,7 @@ func FuzzUnmarshalBinary(f *testing.F) {
 	seed.Add([]byte("seed"))
 	b, _ := seed.MarshalBinary()
 	f.Add(b)
-	f.Add([]byte("CSBF\x01\x08\x01\x00\xff"))
+	f.Add([]byte("CSBF\x02\x08\x01\x00\xff"))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var g Filter

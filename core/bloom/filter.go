@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 
 	"github.com/chainsieve/chainsieve/core/bitset"
 )
@@ -71,9 +70,9 @@ func (f *Filter) Added() uint64 { return f.added }
 
 // Add inserts data. It does not allocate.
 func (f *Filter) Add(data []byte) {
-	h1, h2 := Hash(data)
-	for i := range f.k {
-		f.bits.Set(f.position(h1 + uint64(i)*h2))
+	p := NewProbe(Hash(data))
+	for range f.k {
+		f.bits.Set(uint(p.Next(f.m)))
 	}
 	f.added++
 }
@@ -82,20 +81,13 @@ func (f *Filter) Add(data []byte) {
 // a true result is wrong with the filter's false-positive rate. It does not
 // allocate.
 func (f *Filter) Test(data []byte) bool {
-	h1, h2 := Hash(data)
-	for i := range f.k {
-		if !f.bits.Test(f.position(h1 + uint64(i)*h2)) {
+	p := NewProbe(Hash(data))
+	for range f.k {
+		if !f.bits.Test(uint(p.Next(f.m))) {
 			return false
 		}
 	}
 	return true
-}
-
-// position maps a 64-bit hash onto [0, m) with one multiplication: the high
-// word of g·m is uniform on [0, m) when g is uniform on [0, 2^64).
-func (f *Filter) position(g uint64) uint {
-	hi, _ := bits.Mul64(g, f.m)
-	return uint(hi)
 }
 
 // Reset empties the filter, keeping its shape.

@@ -15,7 +15,7 @@ const (
 
 // Hash returns the 128-bit MurmurHash3 x64_128 of data with seed 0 as two
 // words: the one hash from which [Filter] and the other filters of core derive
-// every position (h1 + i·h2). It does not allocate.
+// every position (see [Probe]). It does not allocate.
 func Hash(data []byte) (h1, h2 uint64) { return sum128(data, 0) }
 
 func sum128(data []byte, seed uint32) (h1, h2 uint64) {

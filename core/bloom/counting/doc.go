@@ -9,15 +9,16 @@
 // see the caveats below. A [Filter] and a [bloom.Filter] of equal m and k that
 // hold the same elements have the same positions: the counters that are
 // nonzero are exactly the bits that are set. Each element is hashed once with
-// [bloom.Hash] (MurmurHash3 x64_128, seed 0) and position i is h1 + i·h2
-// mapped onto [0, m) by the high word of a 64-bit multiplication.
+// [bloom.Hash] (MurmurHash3 x64_128, seed 0) and its positions are those of
+// [bloom.Probe] (triple hashing, each mapped onto [0, m) by the high word of a
+// 64-bit multiplication).
 //
 // # False positives
 //
 // Test looks only at whether counters are zero, so the false-positive rate is
 // the classic filter's: (1 - e^(-kn/m))^k for n elements, 1 % at 9.59
-// counters per element with k = 7 (Bloom, 1970; Kirsch and Mitzenmacher,
-// 2006, for the double hashing). [Filter.Stats] estimates it from the
+// counters per element with k = 7 (Bloom, 1970; Dillinger and Manolios,
+// 2004, for the triple hashing). [Filter.Stats] estimates it from the
 // nonzero counters as (nonzero/m)^k.
 //
 // # Caveats

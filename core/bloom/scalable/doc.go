@@ -27,14 +27,15 @@
 // s = 4 for fast growth.
 //
 // Every stage derives its k_i positions from the one 128-bit MurmurHash3
-// ([bloom.Hash]) of the element, computed once per Add or Test: position j
-// is g_j = h1 + j·h2 + j(j−1)/2·(h1 XOR h2) mapped onto [0, m_i) by the high
-// word of a 64×64-bit product. This is triple hashing (Dillinger and
-// Manolios, 2004) where [bloom.Filter] uses double hashing (h1 + j·h2): the
-// first stages are small and tight, and there double hashing measured twenty
-// times its theoretical rate (see stage.go). Stages are classic (one array
-// of m_i bits), not the partitioned slices of the paper; the measured rates
-// match the classic formula.
+// ([bloom.Hash]) of the element, computed once per Add or Test, by
+// [bloom.Probe]'s triple hashing, so each stage sets the bits a
+// [bloom.Filter] of its shape would. Plain double hashing would not do: the
+// first stages are small and tight, and there it measured twenty times its
+// theoretical rate (m = 32,212, k = 22: 3.9e-6 against 1.9e-7 over 2·10^7
+// non-members), which is how this package found the weakness that made
+// core/bloom change. Stages are classic (one array of m_i bits), not the
+// partitioned slices of the paper; the measured rates match the classic
+// formula.
 //
 // # Caveats
 //

@@ -74,41 +74,25 @@ func newStage(sh shape, set *bitset.Set) stage {
 	return stage{bits: set, m: sh.m, k: sh.k, cap: sh.capacity, rate: sh.rate}
 }
 
-// add sets the element's k positions (see [stage.test]).
+// add sets the element's k positions, those [bloom.Probe] gives: the slots
+// a [bloom.Filter] of the stage's shape would set.
 func (s *stage) add(h1, h2 uint64) {
-	g, d, e := h1, h2, h1^h2
+	p := bloom.NewProbe(h1, h2)
 	for range s.k {
-		s.bits.Set(s.position(g))
-		g, d = g+d, d+e
+		s.bits.Set(uint(p.Next(s.m)))
 	}
 	s.added++
 }
 
-// test reports whether all k positions of the element are set. Position j
-// is g_j = h1 + j·h2 + j(j−1)/2·h3 with h3 = h1 XOR h2, mapped onto [0, m):
-// triple hashing (Dillinger and Manolios, 2004), computed by differences.
-// core/bloom's double hashing (h1 + j·h2 alone) fails for small, tight
-// stages: when h2·m/2^64 falls near a fraction of small denominator (about
-// 1 element in k·m), the k positions collapse onto a few bits. Measured at
-// m = 32,212, k = 22 (stage 0 of n0 = 1,000 at P = 1/784,931, rate 1.9e-7):
-// double hashing gave 3.9e-6 over 2·10^7 non-members, twenty times the
-// theory; the quadratic term needs both h2 and h3 to be unlucky at once.
+// test reports whether all k positions of the element are set.
 func (s *stage) test(h1, h2 uint64) bool {
-	g, d, e := h1, h2, h1^h2
+	p := bloom.NewProbe(h1, h2)
 	for range s.k {
-		if !s.bits.Test(s.position(g)) {
+		if !s.bits.Test(uint(p.Next(s.m))) {
 			return false
 		}
-		g, d = g+d, d+e
 	}
 	return true
-}
-
-// position maps a 64-bit hash onto [0, m): the high word of g·m, as in
-// core/bloom (Lemire's reduction, no division).
-func (s *stage) position(g uint64) uint {
-	hi, _ := bits.Mul64(g, s.m)
-	return uint(hi)
 }
 
 // full reports whether the stage holds its capacity.
