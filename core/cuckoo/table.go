@@ -37,7 +37,7 @@ func newTable(buckets uint64, f uint) table {
 		t.ones |= 1 << (j * t.f)
 	}
 	t.high = t.ones << (f - 1)
-	t.low = t.ones*t.fpMask &^ t.high
+	t.low = t.ones * t.fpMask &^ t.high
 	t.words = make([]uint64, (t.bits()+63)/64+1)
 	return t
 }
