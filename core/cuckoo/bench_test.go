@@ -202,4 +202,3 @@ func BenchmarkBuild(b *testing.B) {
 		b.ReportMetric(float64(len(xor8.Fingerprints)*8)/benchN, "xor8-bits/elem")
 	})
 }
-
