@@ -3,6 +3,7 @@ module github.com/chainsieve/chainsieve
 go 1.26.0
 
 require (
+	github.com/FastFilter/xorfilter v0.4.2-0.20260120015552-4e5a4d9df65a
 	github.com/aead/siphash v1.0.1
 	github.com/bits-and-blooms/bitset v1.29.0
 	github.com/bits-and-blooms/bloom/v3 v3.7.1
@@ -15,6 +16,7 @@ require (
 	github.com/btcsuite/btcd/txscript/v2 v2.0.0
 	github.com/btcsuite/btcd/wire/v2 v2.0.1
 	github.com/ethereum/go-ethereum v1.17.10
+	github.com/seiflotfy/cuckoofilter v0.0.0-20240715131351-a2f2c23f1771
 	github.com/tylertreat/BoomFilters v0.0.0-20251001182300-5b3723cc64ae
 	golang.org/x/crypto v0.58.0
 )
@@ -51,6 +53,7 @@ require (
 	github.com/decred/dcrd/crypto/blake256 v1.1.0 // indirect
 	github.com/decred/dcrd/dcrec/secp256k1/v4 v4.4.0 // indirect
 	github.com/decred/dcrd/lru v1.1.3 // indirect
+	github.com/dgryski/go-metro v0.0.0-20200812162917-85c65e2d0165 // indirect
 	github.com/emicklei/dot v1.6.2 // indirect
 	github.com/ethereum/c-kzg-4844/v2 v2.1.8 // indirect
 	github.com/ethereum/go-bigmodexpfix v0.0.0-20250911101455-f9e208c548ab // indirect
