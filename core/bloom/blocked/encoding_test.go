@@ -1,0 +1,111 @@
+package blocked
+
+import (
+	"encoding/hex"
+	"errors"
+	"math/bits"
+	"testing"
+
+	"github.com/chainsieve/chainsieve/core/bloom"
+)
+
+func TestEncodingRoundTrip(t *testing.T) {
+	f, _ := NewWithShape(2, 3)
+	f.Add([]byte("a"))
+	f.Add([]byte("b"))
+	b, err := f.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// magic, version 1, 2 blocks, k = 3, added = 2, then 2·64 bytes.
+	if got, want := hex.EncodeToString(b[:8]), "4353424201"+"020302"; got != want {
+		t.Errorf("encoding header = %s, want %s", got, want)
+	}
+	if len(b) != 8+128 {
+		t.Errorf("encoding length = %d, want 136", len(b))
+	}
+	var g Filter
+	if err := g.UnmarshalBinary(b); err != nil {
+		t.Fatalf("UnmarshalBinary(%x) error: %v", b, err)
+	}
+	if !g.Equal(f) || g.Added() != 2 || !g.Test([]byte("a")) || !g.Test([]byte("b")) {
+		t.Errorf("UnmarshalBinary(MarshalBinary(f)) differs from f")
+	}
+}
+
+// TestEncodingLayout pins the bit layout: one element with k = 1 sets bit
+// p of its block, which lands in byte 8 + 64·block + p/8 under 1<<(p%8).
+func TestEncodingLayout(t *testing.T) {
+	f, _ := NewWithShape(3, 1)
+	data := []byte("x")
+	f.Add(data)
+	b, _ := f.MarshalBinary()
+	h1, h2 := bloom.Hash(data)
+	idx, _ := bits.Mul64(h1, 3)
+	_, p := probe(h2)
+	want := make([]byte, 3*64)
+	want[idx*64+p/8] = 1 << (p % 8)
+	if got := b[8:]; string(got) != string(want) {
+		t.Errorf("blocks = %x, want %x (block %d, bit %d)", got, want, idx, p)
+	}
+}
+
+func TestUnmarshalRejects(t *testing.T) {
+	f, _ := NewWithShape(2, 3)
+	f.Add([]byte("a"))
+	good, _ := f.MarshalBinary()
+	tests := []struct {
+		name string
+		data []byte
+	}{
+		{"empty", nil},
+		{"bad magic", append([]byte("CSPB"), good[4:]...)},
+		{"version 2", append([]byte("CSBB\x02"), good[5:]...)},
+		{"truncated header", good[:6]},
+		{"truncated blocks", good[:len(good)-1]},
+		{"trailing byte", append(append([]byte{}, good...), 0)},
+		{"blocks = 0", []byte("CSBB\x01\x00\x01\x00")},
+		{"k = 0", append([]byte("CSBB\x01\x01\x00\x00"), make([]byte, 64)...)},
+		{"k too big", append([]byte("CSBB\x01\x01\x65\x00"), make([]byte, 64)...)},
+		{"huge block count", []byte("CSBB\x01\xff\xff\xff\xff\xff\xff\xff\xff\x7f\x01\x00")},
+		{"padded uvarint", append([]byte("CSBB\x01\x81\x00\x01\x00"), make([]byte, 64)...)},
+	}
+	for _, tt := range tests {
+		g := *f
+		err := g.UnmarshalBinary(tt.data)
+		if !errors.Is(err, ErrCorrupt) {
+			t.Errorf("UnmarshalBinary(%s = %x) = %v, want ErrCorrupt", tt.name, tt.data, err)
+		}
+		if !g.Equal(f) || g.Added() != 1 {
+			t.Errorf("UnmarshalBinary(%s) changed the receiver on error", tt.name)
+		}
+	}
+}
+
+func FuzzUnmarshalBinary(f *testing.F) {
+	seed, _ := NewWithShape(2, 4)
+	seed.Add([]byte("seed"))
+	b, _ := seed.MarshalBinary()
+	f.Add(b)
+	f.Add(append([]byte("CSBB\x01\x01\x01\x00"), make([]byte, 64)...))
+	f.Add([]byte("CSBB\x01\x01\x01\x00\xff"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var g Filter
+		if err := g.UnmarshalBinary(data); err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("UnmarshalBinary error %v does not wrap ErrCorrupt", err)
+			}
+			return
+		}
+		again, err := g.MarshalBinary()
+		if err != nil || string(again) != string(data) {
+			t.Fatalf("accepted encoding is not canonical: %x re-encodes as %x", data, again)
+		}
+		g.Add(data)
+		if !g.Test(data) {
+			t.Fatalf("decoded filter misses %x just added", data)
+		}
+		g.Stats()
+	})
+}
