@@ -51,8 +51,9 @@ func groups() []group {
 		{name: "btc", summary: "Bitcoin light client over P2P", commands: []command{
 			{name: "scan", summary: "find a wallet's transactions with BIP157/158 or BIP37 filters from one peer", run: btcScan},
 		}},
-		{name: "bench", summary: "read benchmark results", commands: []command{
+		{name: "bench", summary: "benchmark results and measurements", commands: []command{
 			{name: "compare", summary: "tabulate chainsieve against btcd/geth from go test -bench output", run: benchCompare},
+			{name: "filters", summary: "measure the filter family: bits per element, false-positive rate, speed", run: benchFilters},
 		}},
 		{name: "report", summary: "write reports", commands: []command{
 			{name: "privacy", summary: "compare the privacy and cost of BIP37, BIP157/158 and Ethereum header blooms", run: reportPrivacy},

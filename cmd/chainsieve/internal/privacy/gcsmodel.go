@@ -1,6 +1,10 @@
 package privacy
 
-import "math"
+import (
+	"math"
+
+	"github.com/chainsieve/chainsieve/cmd/chainsieve/internal/family"
+)
 
 // The deltas between N sorted values drawn uniformly from [0, N·M) tend,
 // as N grows, to the gaps of a Poisson process of rate 1/M on the
@@ -15,11 +19,9 @@ import "math"
 // code with P remainder bits of such a delta: P bits of remainder, a stop
 // bit, and ⌊d/2^P⌋ unary ones, whose mean is Σ_{i>=1} P(d >= i·2^P) =
 // M·(e^(1/M) - 1)·r/(1-r) with r = e^(-2^P/M). It excludes the filter's
-// CompactSize prefix and final padding.
-func golombRiceBits(p uint8, m float64) float64 {
-	r := math.Exp(-math.Ldexp(1, int(p)) / m)
-	return float64(p) + 1 + m*math.Expm1(1/m)*r/(1-r)
-}
+// CompactSize prefix and final padding. Package family sizes its
+// Golomb-coded sets with the same function.
+func golombRiceBits(p uint8, m float64) float64 { return family.RiceBits(p, m) }
 
 // geometricEntropy returns the entropy in bits of that delta, the least any
 // code for the deltas can spend per element on average:

@@ -21,6 +21,7 @@ const (
 	srcSpacing  = "Bitcoin's block target of 600 seconds: 144 blocks a day, 52,560 a year"
 	srcSlots    = "Ethereum proof of stake: one slot every 12 seconds, 2,628,000 a year (missed slots make fewer blocks)"
 	srcModel    = "chainsieve's model (docs/privacy.md)"
+	srcFamily   = "chainsieve's filter family (core/bloom, core/bloom/partitioned, blocked, counting, scalable, core/cuckoo, gcs), measured as in docs/filters.md"
 	srcRPC      = "Ethereum JSON-RPC: eth_getBlockReceipts(blockHash) names a block; eth_getLogs names the addresses and topics"
 
 	srcEmbeddedBIP158 = "testvectors/bip158/testnet-19.json (bitcoin/bips, bip-0158), filters rebuilt byte for byte with package gcs"
