@@ -62,10 +62,13 @@ func TestNewRejects(t *testing.T) {
 }
 
 // TestNoFalseNegativesAndRate is the property test: at n = 100,000 no member
-// is ever missed, and the measured false-positive rate over a million
-// non-members sits within a few percent of FalsePositiveRate(m, k, n).
+// is ever missed, the measured false-positive rate over 10^7 non-members is
+// within 5 binomial standard deviations (1.6 %) of the rate the filter's
+// fill predicts, and that is within 5 % of FalsePositiveRate(m, k, n). The
+// tight bound caught a 3.5 % excess of an earlier probe sequence (see
+// Probe).
 func TestNoFalseNegativesAndRate(t *testing.T) {
-	const n, trials = 100_000, 1_000_000
+	const n, trials = 100_000, 10_000_000
 	f, err := New(n, 0.01)
 	if err != nil {
 		t.Fatal(err)
@@ -86,11 +89,11 @@ func TestNoFalseNegativesAndRate(t *testing.T) {
 	}
 	measured := float64(hits) / trials
 	theory := FalsePositiveRate(float64(f.M()), float64(f.K()), n)
-	// 10,000 expected hits: one standard deviation is 1 %; allow 5 %.
-	if math.Abs(measured-theory) > 0.05*theory {
-		t.Errorf("measured false-positive rate %.5f, theory %.5f: more than 5%% apart", measured, theory)
-	}
 	st := f.Stats()
+	pred := st.FalsePositiveRate
+	if sd := math.Sqrt(pred * (1 - pred) / trials); math.Abs(measured-pred) > 5*sd {
+		t.Errorf("measured false-positive rate %.5f, predicted by the fill %.5f ± %.5f", measured, pred, 5*sd)
+	}
 	if math.Abs(st.FalsePositiveRate-theory) > 0.05*theory {
 		t.Errorf("Stats().FalsePositiveRate = %.5f, theory %.5f", st.FalsePositiveRate, theory)
 	}
@@ -167,7 +170,7 @@ func TestZeroAllocs(t *testing.T) {
 // hashing: h2 = 0 and h2 = 2^63 (h2·m/2^64 = m/2, an integer or a half),
 // for which h1 + j·h2 visits one or two slots, with h1 as random as a hash
 // is. Triple hashing must still spread the k probes over nearly k distinct
-// slots. (It fails only when h2 and h1 XOR h2 are both near such values.)
+// slots. (It fails only when h2 and the third hash are both near such values.)
 func TestProbeDegenerate(t *testing.T) {
 	const m, k = 32207, 20
 	for _, h2 := range []uint64{0, 1 << 63, 1, 1<<64 - 1} {
