@@ -86,15 +86,6 @@ func (t *table) find(i, pattern uint64) (pos uint64, ok bool) {
 	return 0, false
 }
 
-// has reports whether bucket i holds a slot equal to pattern's lane value.
-func (t *table) has(i, pattern uint64) bool {
-	off := i * slotsPerBucket * t.f
-	if t.zeroLanes(t.load(off)^pattern) != 0 {
-		return true
-	}
-	return t.step < slotsPerBucket*t.f && t.zeroLanes(t.load(off+t.step)^pattern) != 0
-}
-
 // occupied counts the nonzero slots.
 func (t *table) occupied() uint64 {
 	var n uint64
