@@ -1,28 +1,17 @@
 package bloom
 
 import (
-	"crypto/sha256"
 	"testing"
 
 	bab "github.com/bits-and-blooms/bloom/v3"
+	"github.com/chainsieve/chainsieve/core/internal/filtertest"
 )
-
-// benchKeys returns 32-byte elements, the size of the hashes and scripts the
-// protocol packages insert.
-func benchKeys(n int) [][]byte {
-	keys := make([][]byte, n)
-	for i := range keys {
-		h := sha256.Sum256(key(uint64(i)))
-		keys[i] = h[:]
-	}
-	return keys
-}
 
 // BenchmarkFilter runs chainsieve's Filter and bits-and-blooms/bloom side by
 // side at equal m and k (100,000 elements at 1 %: m = 958,506, k = 7).
 func BenchmarkFilter(b *testing.B) {
 	const n = 100_000
-	keys := benchKeys(2 * n)
+	keys := filtertest.Keys(2 * n)
 	ours, _ := New(n, 0.01)
 	theirs := bab.New(uint(ours.M()), uint(ours.K()))
 	for _, k := range keys[:n] {

@@ -4,6 +4,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"testing"
+
+	"github.com/chainsieve/chainsieve/core/internal/filtertest"
 )
 
 func TestEncodingRoundTrip(t *testing.T) {
@@ -73,15 +75,8 @@ func FuzzUnmarshalBinary(f *testing.F) {
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var g Filter
-		if err := g.UnmarshalBinary(data); err != nil {
-			if !errors.Is(err, ErrCorrupt) {
-				t.Fatalf("UnmarshalBinary error %v does not wrap ErrCorrupt", err)
-			}
+		if !filtertest.Canonical(t, data, &g, g.UnmarshalBinary(data), ErrCorrupt) {
 			return
-		}
-		again, err := g.MarshalBinary()
-		if err != nil || string(again) != string(data) {
-			t.Fatalf("accepted encoding is not canonical: %x re-encodes as %x", data, again)
 		}
 		g.Test(data)
 	})

@@ -1,14 +1,13 @@
 package cuckoo
 
 import (
-	"crypto/sha256"
 	"testing"
 
 	"github.com/FastFilter/xorfilter"
+	"github.com/chainsieve/chainsieve/core/bloom"
+	"github.com/chainsieve/chainsieve/core/internal/filtertest"
 	seiflotfy "github.com/seiflotfy/cuckoofilter"
 	boom "github.com/tylertreat/BoomFilters"
-
-	"github.com/chainsieve/chainsieve/core/bloom"
 )
 
 // The other cuckoo filters, read in the module cache:
@@ -29,17 +28,6 @@ const (
 	benchN       = 100_000
 	benchBuckets = 32768
 )
-
-// benchKeys returns 32-byte elements, the size of the hashes and scripts the
-// protocol packages insert.
-func benchKeys(n int) [][]byte {
-	keys := make([][]byte, n)
-	for i := range keys {
-		h := sha256.Sum256(key(uint64(i)))
-		keys[i] = h[:]
-	}
-	return keys
-}
 
 // benchImpl adapts one filter to the four operations measured.
 type benchImpl struct {
@@ -64,7 +52,7 @@ func benchImpls() []benchImpl {
 // BenchmarkCuckoo runs chainsieve, seiflotfy and boomfilters side by side on
 // 100,000 32-byte keys (load 0.76 in 32,768 buckets of 4).
 func BenchmarkCuckoo(b *testing.B) {
-	keys := benchKeys(2 * benchN)
+	keys := filtertest.Keys(2 * benchN)
 	impls := benchImpls()
 	fill := func(im benchImpl) {
 		im.reset()
@@ -120,7 +108,7 @@ func BenchmarkCuckoo(b *testing.B) {
 // BenchmarkWidth measures ours at the widths the issue names: 8, 12 and 16
 // bits read a bucket in one load, 23 (BIP158's rate) in two halves.
 func BenchmarkWidth(b *testing.B) {
-	keys := benchKeys(2 * benchN)
+	keys := filtertest.Keys(2 * benchN)
 	var sink bool
 	for _, w := range []int{8, 12, 16, 23} {
 		f, _ := NewWithShape(bucketsFor(benchN), w)
@@ -161,7 +149,7 @@ func BenchmarkWidth(b *testing.B) {
 // static: no insert after the build, no delete): BinaryFuse8 as bits/elem,
 // Xor8 as xor8-bits/elem.
 func BenchmarkBuild(b *testing.B) {
-	keys := benchKeys(benchN)
+	keys := filtertest.Keys(benchN)
 	b.Run("chainsieve", func(b *testing.B) {
 		b.ReportAllocs()
 		var f *Filter

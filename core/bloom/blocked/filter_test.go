@@ -1,21 +1,13 @@
 package blocked
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"testing"
 
 	"github.com/chainsieve/chainsieve/core/bloom"
+	"github.com/chainsieve/chainsieve/core/internal/filtertest"
 )
-
-// key writes element i into buf and returns it: distinct counters give
-// distinct 16-byte keys without allocating.
-func key(buf *[16]byte, i uint64) []byte {
-	binary.LittleEndian.PutUint64(buf[:], i)
-	binary.LittleEndian.PutUint64(buf[8:], ^i*0x9e3779b97f4a7c15)
-	return buf[:]
-}
 
 // TestNewShape pins New's sizes to a search done separately in Python
 // (testdata/fpr_reference.py: the rate in 60-digit arithmetic, every Poisson
@@ -209,16 +201,16 @@ func blockedSpread(m, k, n float64) float64 {
 func checkRate(t *testing.T, r rateRow, n uint64) float64 {
 	var buf [16]byte
 	for i := range n {
-		r.f.Add(key(&buf, i))
+		r.f.Add(filtertest.Key(&buf, i))
 	}
 	for i := range n {
-		if !r.f.Test(key(&buf, i)) {
+		if !r.f.Test(filtertest.Key(&buf, i)) {
 			t.Fatalf("Test(member %d) = false: a false negative", i)
 		}
 	}
 	hits := 0
 	for i := range r.trials {
-		if r.f.Test(key(&buf, n+i)) {
+		if r.f.Test(filtertest.Key(&buf, n+i)) {
 			hits++
 		}
 	}

@@ -1,24 +1,12 @@
 package counting
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"testing"
 
 	bab "github.com/bits-and-blooms/bloom/v3"
+	"github.com/chainsieve/chainsieve/core/internal/filtertest"
 	boom "github.com/tylertreat/BoomFilters"
 )
-
-// benchKeys returns 32-byte elements, the size of the hashes and scripts the
-// protocol packages insert.
-func benchKeys(n int) [][]byte {
-	keys := make([][]byte, n)
-	for i := range keys {
-		h := sha256.Sum256(binary.LittleEndian.AppendUint64(nil, uint64(i)))
-		keys[i] = h[:]
-	}
-	return keys
-}
 
 // BenchmarkFilter runs chainsieve's counting filter beside BoomFilters'
 // CountingBloomFilter and, for Add and Test, beside bits-and-blooms' classic
@@ -34,7 +22,7 @@ func benchKeys(n int) [][]byte {
 // buckets too: after an overflow it can produce false negatives, ours cannot.
 func BenchmarkFilter(b *testing.B) {
 	const n, p = 100_000, 0.01
-	keys := benchKeys(2 * n)
+	keys := filtertest.Keys(2 * n)
 	ours, _ := New(n, p)
 	theirs := boom.NewCountingBloomFilter(n, 4, p)
 	classic := bab.New(uint(ours.M()), uint(ours.K()))

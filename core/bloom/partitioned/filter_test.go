@@ -1,21 +1,13 @@
 package partitioned
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"testing"
 
 	"github.com/chainsieve/chainsieve/core/bloom"
+	"github.com/chainsieve/chainsieve/core/internal/filtertest"
 )
-
-// key writes element i into buf and returns it: distinct counters give
-// distinct 16-byte keys without allocating.
-func key(buf *[16]byte, i uint64) []byte {
-	binary.LittleEndian.PutUint64(buf[:], i)
-	binary.LittleEndian.PutUint64(buf[8:], ^i*0x9e3779b97f4a7c15)
-	return buf[:]
-}
 
 func TestNewShape(t *testing.T) {
 	tests := []struct {
@@ -117,16 +109,16 @@ func TestNoFalseNegativesAndRate(t *testing.T) {
 			}
 			var buf [16]byte
 			for i := range uint64(n) {
-				f.Add(key(&buf, i))
+				f.Add(filtertest.Key(&buf, i))
 			}
 			for i := range uint64(n) {
-				if !f.Test(key(&buf, i)) {
+				if !f.Test(filtertest.Key(&buf, i)) {
 					t.Fatalf("Test(member %d) = false: a false negative", i)
 				}
 			}
 			hits := 0
 			for i := range tt.trials {
-				if f.Test(key(&buf, n+i)) {
+				if f.Test(filtertest.Key(&buf, n+i)) {
 					hits++
 				}
 			}

@@ -1,24 +1,12 @@
 package scalable
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"testing"
 
 	"github.com/chainsieve/chainsieve/core/bloom"
+	"github.com/chainsieve/chainsieve/core/internal/filtertest"
 	boom "github.com/tylertreat/BoomFilters"
 )
-
-// benchKeys returns 32-byte elements (sha256 of a counter), the size of the
-// hashes and scripts the protocol packages insert.
-func benchKeys(n int) [][]byte {
-	keys := make([][]byte, n)
-	for i := range keys {
-		h := sha256.Sum256(binary.LittleEndian.AppendUint64(nil, uint64(i)))
-		keys[i] = h[:]
-	}
-	return keys
-}
 
 // BenchmarkFilter grows each filter from n0 = 1,000 to 100,000 elements at a
 // bound of 1 %, beside BoomFilters' ScalableBloomFilter and a classic
@@ -34,7 +22,7 @@ func benchKeys(n int) [][]byte {
 // has about 100 stages to our 7. Its Add does not test for duplicates.
 func BenchmarkFilter(b *testing.B) {
 	const n0, n, p, r = 1000, 100_000, 0.01, 0.85
-	keys := benchKeys(2 * n)
+	keys := filtertest.Keys(2 * n)
 	params := Params{Capacity: n0, FalsePositiveRate: p, Tightening: r, Growth: 2}
 	newBoom := func() *boom.ScalableBloomFilter { return boom.NewScalableBloomFilter(n0, p*(1-r), r) }
 	ours, _ := New(params)
