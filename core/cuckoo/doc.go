@@ -3,8 +3,8 @@
 // 2014): an approximate set that, unlike a Bloom filter, can delete.
 //
 // Use it instead of core/bloom's [bloom.Filter] when elements leave the set
-// (spent outputs, expired watches) or when the target rate is below about
-// 0.3 %, where its 4f/load bits per element beat the Bloom filter's
+// (spent outputs, expired watches) or when the target rate is about 0.1 %
+// or below, where its 4f/load bits per element beat the Bloom filter's
 // 1.44·log2(1/ε) (New at 1 %: 10.7 bits per element against 9.6; at 0.1 %:
 // 13.9 against 14.4). Use the Bloom filter when the set only grows, when the
 // element count is unknown (a cuckoo filter cannot grow: [Filter.Insert]
