@@ -20,9 +20,13 @@
 // per query instead of k.
 //
 // Positions come from one 128-bit MurmurHash3 (x64_128, seed 0, [bloom.Hash])
-// of the element: probe i is the 64-bit value h1 + i·h2, mapped onto the slice
-// [0, s) by multiplication (the high word of (h1 + i·h2)·s), never by
-// division.
+// of the element, and probe i is the i-th position [bloom.Probe] gives in
+// [0, s): triple hashing, mapped by multiplication, never by division. Plain
+// double hashing (h1 + i·h2) failed here as in the classic filter: two
+// elements whose h1 and h2 are both close share all k positions with
+// probability about 1/(k·s²) per pair, which dominates small tight filters
+// (1,140 elements at 1/784,931, s = 1,612, k = 20: 387 false positives in
+// 5·10^7 trials where 63 were predicted; with triple hashing 61).
 //
 // The binary encoding (see [Filter.MarshalBinary]) is versioned: magic "CSPB",
 // version 1, then m, k and the added count as uvarints, then the k slices in

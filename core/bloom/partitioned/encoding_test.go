@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/chainsieve/chainsieve/core/bloom"
 	"github.com/chainsieve/chainsieve/core/internal/filtertest"
 )
 
@@ -38,7 +39,8 @@ func TestEncodingLayout(t *testing.T) {
 	f, _ := NewWithShape(10, 1)
 	f.Add([]byte("x"))
 	b, _ := f.MarshalBinary()
-	pos := f.position(hashOf("x"))
+	p := bloom.NewProbe(bloom.Hash([]byte("x")))
+	pos := p.Next(10)
 	want := [2]byte{}
 	want[pos/8] = 1 << (pos % 8)
 	if got := [2]byte(b[len(b)-2:]); got != want {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 
 	"github.com/chainsieve/chainsieve/core/bitset"
 	"github.com/chainsieve/chainsieve/core/bloom"
@@ -85,9 +84,9 @@ func (f *Filter) Added() uint64 { return f.added }
 
 // Add inserts data: one bit in each slice. It does not allocate.
 func (f *Filter) Add(data []byte) {
-	h1, h2 := bloom.Hash(data)
+	p := bloom.NewProbe(bloom.Hash(data))
 	for i := range f.slices {
-		f.slices[i].Set(f.position(h1 + uint64(i)*h2))
+		f.slices[i].Set(uint(p.Next(f.s)))
 	}
 	f.added++
 }
@@ -96,20 +95,13 @@ func (f *Filter) Add(data []byte) {
 // a true result is wrong with the filter's false-positive rate. It does not
 // allocate.
 func (f *Filter) Test(data []byte) bool {
-	h1, h2 := bloom.Hash(data)
+	p := bloom.NewProbe(bloom.Hash(data))
 	for i := range f.slices {
-		if !f.slices[i].Test(f.position(h1 + uint64(i)*h2)) {
+		if !f.slices[i].Test(uint(p.Next(f.s))) {
 			return false
 		}
 	}
 	return true
-}
-
-// position maps a 64-bit hash onto a slice, [0, s), with one multiplication:
-// the high word of g·s is uniform on [0, s) when g is uniform on [0, 2^64).
-func (f *Filter) position(g uint64) uint {
-	hi, _ := bits.Mul64(g, f.s)
-	return uint(hi)
 }
 
 // Reset empties the filter, keeping its shape.
