@@ -154,8 +154,8 @@ func (f *Filter) insert(data []byte, overfill bool) (bool, error) {
 	if len(f.stages) == 0 {
 		panic("scalable: Add or Insert on a zero Filter; create filters with New")
 	}
-	h1, h2 := bloom.Hash(data)
-	if f.test(h1, h2) {
+	p := bloom.NewProbe(bloom.Hash(data))
+	if f.test(p) {
 		return false, nil
 	}
 	if f.stages[len(f.stages)-1].full() {
@@ -163,7 +163,7 @@ func (f *Filter) insert(data []byte, overfill bool) (bool, error) {
 			return false, fmt.Errorf("%w: %v", ErrFull, err)
 		}
 	}
-	f.stages[len(f.stages)-1].add(h1, h2)
+	f.stages[len(f.stages)-1].add(p)
 	f.added++
 	return true, nil
 }
@@ -172,15 +172,14 @@ func (f *Filter) insert(data []byte, overfill bool) (bool, error) {
 // a true result is wrong with probability at most the bound P while the
 // filter has not overfilled. It does not allocate.
 func (f *Filter) Test(data []byte) bool {
-	h1, h2 := bloom.Hash(data)
-	return f.test(h1, h2)
+	return f.test(bloom.NewProbe(bloom.Hash(data)))
 }
 
 // test probes the newest stage first: the stages grow geometrically, so
 // most members sit in the newest ones and are found soonest there.
-func (f *Filter) test(h1, h2 uint64) bool {
+func (f *Filter) test(p bloom.Probe) bool {
 	for i := len(f.stages) - 1; i >= 0; i-- {
-		if f.stages[i].test(h1, h2) {
+		if f.stages[i].test(p) {
 			return true
 		}
 	}

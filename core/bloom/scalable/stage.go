@@ -55,9 +55,10 @@ func (p *Params) shapeOf(i int) (shape, error) {
 }
 
 // stage is one classic Bloom filter of the chain. It is core/bloom's Filter
-// in all but one respect: it takes the hash (h1, h2) instead of the data,
-// so that one bloom.Hash per operation serves every stage. bloom.Filter has
-// no such method, hence this type on core/bitset with the same positions.
+// in all but one respect: it takes the element's bloom.Probe instead of the
+// data, so that one bloom.Hash per operation serves every stage (each stage
+// gets a copy of the probe). bloom.Filter has no such method, hence this
+// type on core/bitset with the same positions.
 type stage struct {
 	bits  *bitset.Set
 	m     uint64
@@ -76,8 +77,7 @@ func newStage(sh shape, set *bitset.Set) stage {
 
 // add sets the element's k positions, those [bloom.Probe] gives: the slots
 // a [bloom.Filter] of the stage's shape would set.
-func (s *stage) add(h1, h2 uint64) {
-	p := bloom.NewProbe(h1, h2)
+func (s *stage) add(p bloom.Probe) {
 	for range s.k {
 		s.bits.Set(uint(p.Next(s.m)))
 	}
@@ -85,8 +85,7 @@ func (s *stage) add(h1, h2 uint64) {
 }
 
 // test reports whether all k positions of the element are set.
-func (s *stage) test(h1, h2 uint64) bool {
-	p := bloom.NewProbe(h1, h2)
+func (s *stage) test(p bloom.Probe) bool {
 	for range s.k {
 		if !s.bits.Test(uint(p.Next(s.m))) {
 			return false
