@@ -38,8 +38,8 @@ func benchFilters(ctx context.Context, e *env, args []string) int {
 	if len(pos) > 0 {
 		return usageError(e, cmd, "unexpected argument %q", pos[0])
 	}
-	if *n == 0 || *n > 100_000_000 {
-		return usageError(e, cmd, "--n %d outside [1, 100000000]", *n)
+	if *n == 0 || *n > 10_000_000 {
+		return usageError(e, cmd, "--n %d outside [1, 10000000] (the elements are kept in memory, 56 bytes each)", *n)
 	}
 	if *rounds < 0 || *rounds > 1000 {
 		return usageError(e, cmd, "--rounds %d outside [0, 1000]", *rounds)
