@@ -3,7 +3,6 @@ package bloom
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/chainsieve/chainsieve/core/bitset"
 )
@@ -29,9 +28,9 @@ type Filter struct {
 }
 
 // New returns an empty filter sized for n elements at false-positive rate p:
-// m = ⌈[OptimalBits](n, p)⌉ bits and k = [OptimalHashes](m, n) rounded to the
-// nearest integer, at least 1. It returns an error for n = 0, for p outside
-// (0, 1), and for sizes beyond 2^37 bits.
+// m bits and k hash functions as [Shape] gives them, k at most [MaxHashes].
+// It returns an error for n = 0, for p outside (0, 1), and for sizes beyond
+// 2^37 bits.
 func New(n uint64, p float64) (*Filter, error) {
 	if n == 0 {
 		return nil, errors.New("bloom: capacity must be at least 1")
@@ -39,12 +38,11 @@ func New(n uint64, p float64) (*Filter, error) {
 	if !(p > 0 && p < 1) {
 		return nil, fmt.Errorf("bloom: false-positive rate %g outside (0, 1)", p)
 	}
-	m := math.Ceil(OptimalBits(float64(n), p))
+	m, k := Shape(float64(n), p)
 	if m > maxBits {
 		return nil, fmt.Errorf("bloom: %d elements at rate %g need %.0f bits, more than %d", n, p, m, uint64(maxBits))
 	}
-	k := math.Round(OptimalHashes(m, float64(n)))
-	return NewWithShape(uint64(m), int(min(max(k, 1), MaxHashes)))
+	return NewWithShape(uint64(m), min(k, MaxHashes))
 }
 
 // NewWithShape returns an empty filter of exactly m bits and k hash functions.

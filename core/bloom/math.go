@@ -19,6 +19,18 @@ func OptimalHashes(m, n float64) float64 {
 	return m / n * math.Ln2
 }
 
+// Shape returns the size and hash count of a filter for n elements at rate
+// p, as [New] sizes it: m = ⌈[OptimalBits](n, p)⌉ and k = [OptimalHashes](m,
+// n) rounded to the nearest integer, at least 1. m stays a float64 so that
+// callers check it against their own size limit before converting; k exceeds
+// [MaxHashes] only for rates below about 1e-30, which callers clamp or
+// refuse; k means nothing when m is +Inf (p = 0 after underflow). The
+// counting and scalable filters size themselves with it too.
+func Shape(n, p float64) (m float64, k int) {
+	m = math.Ceil(OptimalBits(n, p))
+	return m, int(max(math.Round(OptimalHashes(m, n)), 1))
+}
+
 // FalsePositiveRate returns the expected false-positive rate,
 // (1 - e^(-k·n/m))^k, of m bits and k hash functions holding n elements.
 func FalsePositiveRate(m, k, n float64) float64 {

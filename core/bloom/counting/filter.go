@@ -3,7 +3,6 @@ package counting
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/chainsieve/chainsieve/core/bloom"
 )
@@ -39,12 +38,11 @@ func New(n uint64, p float64) (*Filter, error) {
 	if !(p > 0 && p < 1) {
 		return nil, fmt.Errorf("counting: false-positive rate %g outside (0, 1)", p)
 	}
-	m := math.Ceil(bloom.OptimalBits(float64(n), p))
+	m, k := bloom.Shape(float64(n), p)
 	if m > maxCounters {
 		return nil, fmt.Errorf("counting: %d elements at rate %g need %.0f counters, more than %d", n, p, m, uint64(maxCounters))
 	}
-	k := math.Round(bloom.OptimalHashes(m, float64(n)))
-	return NewWithShape(uint64(m), int(min(max(k, 1), bloom.MaxHashes)))
+	return NewWithShape(uint64(m), min(k, bloom.MaxHashes))
 }
 
 // NewWithShape returns an empty filter of exactly m counters and k hash

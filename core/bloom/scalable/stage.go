@@ -2,7 +2,6 @@ package scalable
 
 import (
 	"fmt"
-	"math"
 	"math/bits"
 
 	"github.com/chainsieve/chainsieve/core/bitset"
@@ -43,15 +42,14 @@ func (p *Params) shapeOf(i int) (shape, error) {
 		// same shapes from the same operations.
 		n, rate = lo, rate*p.Tightening
 	}
-	m := math.Ceil(bloom.OptimalBits(float64(n), rate))
+	m, k := bloom.Shape(float64(n), rate)
 	if !(m <= maxBits) {
 		return shape{}, fmt.Errorf("stage %d needs %.0f bits, more than %d", i, m, uint64(maxBits))
 	}
-	k := math.Round(bloom.OptimalHashes(m, float64(n)))
 	if k > bloom.MaxHashes {
-		return shape{}, fmt.Errorf("stage %d at rate %g needs %.0f hashes, more than %d", i, rate, k, bloom.MaxHashes)
+		return shape{}, fmt.Errorf("stage %d at rate %g needs %d hashes, more than %d", i, rate, k, bloom.MaxHashes)
 	}
-	return shape{capacity: n, rate: rate, m: uint64(m), k: int(max(k, 1))}, nil
+	return shape{capacity: n, rate: rate, m: uint64(m), k: k}, nil
 }
 
 // stage is one classic Bloom filter of the chain. It is core/bloom's Filter
