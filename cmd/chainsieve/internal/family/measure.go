@@ -82,14 +82,14 @@ func Measure(s Structure, cfg Config) (Result, error) {
 // random strings, so none is a member but with probability ~n·trials/2^256.
 func countFalsePositives(f filter, r *rand.Rand, trials uint64) uint64 {
 	buf := make([]byte, batch*elementSize)
-	items := make([][]byte, batch)
+	items := make([][]byte, batch) // views of buf, refilled for each batch
+	for i := range items {
+		items[i] = buf[i*elementSize : (i+1)*elementSize]
+	}
 	var count uint64
 	for done := uint64(0); done < trials; {
 		n := int(min(batch, trials-done))
 		fillRandom(r, buf[:n*elementSize])
-		for i := range n {
-			items[i] = buf[i*elementSize : (i+1)*elementSize]
-		}
 		count += uint64(positives(f, items[:n]))
 		done += uint64(n)
 	}

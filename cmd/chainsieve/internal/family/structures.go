@@ -65,97 +65,94 @@ func Lookup(name string) (Structure, error) {
 	return Structure{}, fmt.Errorf("family: no structure %q", name)
 }
 
-type classic struct{ *bloom.Filter }
-
-func newClassic(n uint64, eps float64) (filter, error) {
-	f, err := bloom.New(n, eps)
-	return classic{f}, err
+// incremental adapts a structure that takes its elements one at a time.
+type incremental struct {
+	add      func([]byte) error
+	contains func([]byte) bool
+	stats    func() (bits uint64, fpr float64)
+	shape    func() string
 }
 
-func (c classic) build(els [][]byte) error { return addAll(c.Add, els) }
-func (c classic) test(d []byte) bool       { return c.Test(d) }
-func (c classic) bits() uint64             { return c.M() }
-func (c classic) estimatedFPR() float64    { return c.Stats().FalsePositiveRate }
-func (c classic) params() string           { return fmt.Sprintf("k=%d", c.K()) }
-
-type partitionedF struct{ *partitioned.Filter }
-
-func newPartitioned(n uint64, eps float64) (filter, error) {
-	f, err := partitioned.New(n, eps)
-	return partitionedF{f}, err
-}
-
-func (c partitionedF) build(els [][]byte) error { return addAll(c.Add, els) }
-func (c partitionedF) test(d []byte) bool       { return c.Test(d) }
-func (c partitionedF) bits() uint64             { return c.Stats().Bits }
-func (c partitionedF) estimatedFPR() float64    { return c.Stats().FalsePositiveRate }
-func (c partitionedF) params() string           { return fmt.Sprintf("k=%d", c.K()) }
-
-type blockedF struct{ *blocked.Filter }
-
-func newBlocked(n uint64, eps float64) (filter, error) {
-	f, err := blocked.New(n, eps)
-	return blockedF{f}, err
-}
-
-func (c blockedF) build(els [][]byte) error { return addAll(c.Add, els) }
-func (c blockedF) test(d []byte) bool       { return c.Test(d) }
-func (c blockedF) bits() uint64             { return c.Stats().Bits }
-func (c blockedF) estimatedFPR() float64    { return c.Stats().FalsePositiveRate }
-func (c blockedF) params() string           { return fmt.Sprintf("k=%d", c.K()) }
-
-type countingF struct{ *counting.Filter }
-
-func newCounting(n uint64, eps float64) (filter, error) {
-	f, err := counting.New(n, eps)
-	return countingF{f}, err
-}
-
-func (c countingF) build(els [][]byte) error { return addAll(c.Add, els) }
-func (c countingF) test(d []byte) bool       { return c.Test(d) }
-func (c countingF) bits() uint64             { return c.Stats().Bits }
-func (c countingF) estimatedFPR() float64    { return c.Stats().FalsePositiveRate }
-func (c countingF) params() string           { return fmt.Sprintf("k=%d, 4-bit counters", c.K()) }
-
-type scalableF struct{ *scalable.Filter }
-
-func newScalable(n uint64, eps float64) (filter, error) {
-	f, err := scalable.New(scalable.Params{Capacity: max(n/32, 1), FalsePositiveRate: eps, Tightening: 0.85, Growth: 2})
-	return scalableF{f}, err
-}
-
-func (c scalableF) build(els [][]byte) error {
-	for _, e := range els {
-		c.Add(e)
-	}
-	return nil
-}
-func (c scalableF) test(d []byte) bool    { return c.Test(d) }
-func (c scalableF) bits() uint64          { return c.Stats().Bits }
-func (c scalableF) estimatedFPR() float64 { return c.Stats().FalsePositiveRate }
-func (c scalableF) params() string        { return fmt.Sprintf("%d stages", c.Stages()) }
-
-type cuckooF struct{ *cuckoo.Filter }
-
-func newCuckoo(n uint64, eps float64) (filter, error) {
-	f, err := cuckoo.New(n, eps)
-	return cuckooF{f}, err
-}
-
-func (c cuckooF) build(els [][]byte) error {
+func (f *incremental) build(els [][]byte) error {
 	for i, e := range els {
-		if err := c.Insert(e); err != nil {
+		if err := f.add(e); err != nil {
 			return fmt.Errorf("element %d of %d: %w", i, len(els), err)
 		}
 	}
 	return nil
 }
-func (c cuckooF) test(d []byte) bool    { return c.Lookup(d) }
-func (c cuckooF) bits() uint64          { return c.Stats().Bits }
-func (c cuckooF) estimatedFPR() float64 { return c.Stats().FalsePositiveRate }
-func (c cuckooF) params() string {
-	st := c.Stats()
-	return fmt.Sprintf("f=%d, load %.3f", st.FingerprintBits, st.LoadFactor)
+
+func (f *incremental) test(d []byte) bool    { return f.contains(d) }
+func (f *incremental) bits() uint64          { b, _ := f.stats(); return b }
+func (f *incremental) estimatedFPR() float64 { _, r := f.stats(); return r }
+func (f *incremental) params() string        { return f.shape() }
+
+// always adapts an Add that cannot fail.
+func always(add func([]byte)) func([]byte) error {
+	return func(d []byte) error { add(d); return nil }
+}
+
+func newClassic(n uint64, eps float64) (filter, error) {
+	f, err := bloom.New(n, eps)
+	if err != nil {
+		return nil, err
+	}
+	return &incremental{add: always(f.Add), contains: f.Test,
+		stats: func() (uint64, float64) { s := f.Stats(); return s.Bits, s.FalsePositiveRate },
+		shape: func() string { return fmt.Sprintf("k=%d", f.K()) }}, nil
+}
+
+func newPartitioned(n uint64, eps float64) (filter, error) {
+	f, err := partitioned.New(n, eps)
+	if err != nil {
+		return nil, err
+	}
+	return &incremental{add: always(f.Add), contains: f.Test,
+		stats: func() (uint64, float64) { s := f.Stats(); return s.Bits, s.FalsePositiveRate },
+		shape: func() string { return fmt.Sprintf("k=%d", f.K()) }}, nil
+}
+
+func newBlocked(n uint64, eps float64) (filter, error) {
+	f, err := blocked.New(n, eps)
+	if err != nil {
+		return nil, err
+	}
+	return &incremental{add: always(f.Add), contains: f.Test,
+		stats: func() (uint64, float64) { s := f.Stats(); return s.Bits, s.FalsePositiveRate },
+		shape: func() string { return fmt.Sprintf("k=%d", f.K()) }}, nil
+}
+
+func newCounting(n uint64, eps float64) (filter, error) {
+	f, err := counting.New(n, eps)
+	if err != nil {
+		return nil, err
+	}
+	return &incremental{add: always(f.Add), contains: f.Test,
+		stats: func() (uint64, float64) { s := f.Stats(); return s.Bits, s.FalsePositiveRate },
+		shape: func() string { return fmt.Sprintf("k=%d, 4-bit counters", f.K()) }}, nil
+}
+
+func newScalable(n uint64, eps float64) (filter, error) {
+	f, err := scalable.New(scalable.Params{Capacity: max(n/32, 1), FalsePositiveRate: eps, Tightening: 0.85, Growth: 2})
+	if err != nil {
+		return nil, err
+	}
+	return &incremental{add: always(func(d []byte) { f.Add(d) }), contains: f.Test,
+		stats: func() (uint64, float64) { s := f.Stats(); return s.Bits, s.FalsePositiveRate },
+		shape: func() string { return fmt.Sprintf("%d stages", f.Stages()) }}, nil
+}
+
+func newCuckoo(n uint64, eps float64) (filter, error) {
+	f, err := cuckoo.New(n, eps)
+	if err != nil {
+		return nil, err
+	}
+	return &incremental{add: f.Insert, contains: f.Lookup,
+		stats: func() (uint64, float64) { s := f.Stats(); return s.Bits, s.FalsePositiveRate },
+		shape: func() string {
+			s := f.Stats()
+			return fmt.Sprintf("f=%d, load %.3f", s.FingerprintBits, s.LoadFactor)
+		}}, nil
 }
 
 // gcsF is a Golomb-coded set: built at once from all elements, so it has no
@@ -207,13 +204,6 @@ func RiceParameter(m float64) uint8 {
 func RiceBits(p uint8, m float64) float64 {
 	r := math.Exp(-math.Ldexp(1, int(p)) / m)
 	return float64(p) + 1 + m*math.Expm1(1/m)*r/(1-r)
-}
-
-func addAll(add func([]byte), els [][]byte) error {
-	for _, e := range els {
-		add(e)
-	}
-	return nil
 }
 
 var errNoElements = errors.New("family: n must be at least 1")
