@@ -1,7 +1,6 @@
 package counting
 
 import (
-	"encoding/hex"
 	"errors"
 	"strings"
 	"testing"
@@ -14,17 +13,9 @@ func TestEncodingRoundTrip(t *testing.T) {
 	f.Add([]byte("a"))
 	f.Add([]byte("a"))
 	f.Add([]byte("b"))
-	b, err := f.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	var g Filter
 	// magic, version 1, m = 5, k = 3, added = 3, then ⌈5/2⌉ = 3 counter bytes.
-	if got, want := hex.EncodeToString(b[:8]), "435343420105"+"0303"; got != want {
-		t.Errorf("encoding header = %s, want %s", got, want)
-	}
-	if len(b) != 8+3 {
-		t.Errorf("encoding length = %d, want 11", len(b))
-	}
+	b := filtertest.Encoded(t, f, &g, "435343420105"+"0303", 8+3)
 	c := table(f)
 	for i, want := range []byte{b[8] & 0xf, b[8] >> 4, b[9] & 0xf, b[9] >> 4, b[10] & 0xf} {
 		if c[i] != want {
@@ -34,13 +25,8 @@ func TestEncodingRoundTrip(t *testing.T) {
 	if b[10]>>4 != 0 {
 		t.Errorf("last high nibble of odd m = %d, want 0", b[10]>>4)
 	}
-	var g Filter
-	if err := g.UnmarshalBinary(b); err != nil {
-		t.Fatalf("UnmarshalBinary(%x) error: %v", b, err)
-	}
-	again, _ := g.MarshalBinary()
-	if string(again) != string(b) || g.Added() != 3 || !g.Test([]byte("a")) {
-		t.Errorf("UnmarshalBinary(%x) re-encodes as %x, Added %d", b, again, g.Added())
+	if g.Added() != 3 || !g.Test([]byte("a")) {
+		t.Errorf("UnmarshalBinary(%x): Added %d, Test(a) %v; want 3, true", b, g.Added(), g.Test([]byte("a")))
 	}
 }
 

@@ -1,7 +1,6 @@
 package partitioned
 
 import (
-	"encoding/hex"
 	"errors"
 	"testing"
 
@@ -13,21 +12,9 @@ func TestEncodingRoundTrip(t *testing.T) {
 	f, _ := NewWithShape(30, 3)
 	f.Add([]byte("a"))
 	f.Add([]byte("b"))
-	b, err := f.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// magic, version 1, m = 30, k = 3, added = 2, then 3 slices of 2 bytes.
-	if got, want := hex.EncodeToString(b[:8]), "4353504201"+"1e0302"; got != want {
-		t.Errorf("encoding header = %s, want %s", got, want)
-	}
-	if len(b) != 8+3*2 {
-		t.Errorf("encoding length = %d, want 14", len(b))
-	}
 	var g Filter
-	if err := g.UnmarshalBinary(b); err != nil {
-		t.Fatalf("UnmarshalBinary(%x) error: %v", b, err)
-	}
+	// magic, version 1, m = 30, k = 3, added = 2, then 3 slices of 2 bytes.
+	filtertest.Encoded(t, f, &g, "4353504201"+"1e0302", 8+3*2)
 	if !g.Equal(f) || g.Added() != 2 || !g.Test([]byte("a")) || !g.Test([]byte("b")) {
 		t.Errorf("UnmarshalBinary(MarshalBinary(f)) differs from f")
 	}

@@ -2,7 +2,6 @@ package scalable
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"math"
 	"strings"
@@ -28,23 +27,11 @@ func twoStages(t testing.TB) *Filter {
 
 func TestEncodingRoundTrip(t *testing.T) {
 	f := twoStages(t)
-	b, err := f.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	var g Filter
 	// magic, version 1, n0 = 3, s = 2, 2 stages, added 3 and 1, P = 0.5 and
 	// r = 0.5 as little-endian float64, then 2 + 4 bytes of bits.
 	wantHeader := "4353534201" + "03" + "02" + "02" + "0301" + "000000000000e03f" + "000000000000e03f"
-	if got := hex.EncodeToString(b[:26]); got != wantHeader {
-		t.Errorf("encoding header = %s, want %s", got, wantHeader)
-	}
-	if len(b) != 26+2+4 {
-		t.Errorf("encoding length = %d, want 32", len(b))
-	}
-	var g Filter
-	if err := g.UnmarshalBinary(b); err != nil {
-		t.Fatalf("UnmarshalBinary(%x) error: %v", b, err)
-	}
+	b := filtertest.Encoded(t, f, &g, wantHeader, 26+2+4)
 	again, _ := g.AppendBinary([]byte("prefix"))
 	if string(again[6:]) != string(b) || g.Params() != f.Params() || g.Added() != 4 || g.Stats().Bits != 35 {
 		t.Errorf("UnmarshalBinary(MarshalBinary(f)) = %x, %+v, want %x, %+v", again[6:], g.Params(), b, f.Params())

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"testing"
 )
@@ -51,4 +52,35 @@ func Canonical(t testing.TB, data []byte, decoded encoding.BinaryMarshaler, err,
 		t.Fatalf("accepted encoding is not canonical: %x re-encodes as %x (%v)", data, again, err)
 	}
 	return true
+}
+
+// Codec is a filter's binary encoding, both ways.
+type Codec interface {
+	encoding.BinaryMarshaler
+	encoding.BinaryUnmarshaler
+}
+
+// Encoded is the round trip every encoding test makes: it encodes f, checks
+// that the encoding starts with wantHeader (hex) and is wantLen bytes long,
+// decodes it into into and checks that into encodes to the same bytes. It
+// returns the encoding for the caller's own checks of the layout.
+func Encoded(t testing.TB, f encoding.BinaryMarshaler, into Codec, wantHeader string, wantLen int) []byte {
+	t.Helper()
+	b, err := f.MarshalBinary()
+	if err != nil {
+		t.Fatalf("MarshalBinary error: %v", err)
+	}
+	if got := hex.EncodeToString(b[:min(len(b), len(wantHeader)/2)]); got != wantHeader {
+		t.Errorf("encoding header = %s, want %s", got, wantHeader)
+	}
+	if len(b) != wantLen {
+		t.Errorf("encoding length = %d, want %d", len(b), wantLen)
+	}
+	if err := into.UnmarshalBinary(b); err != nil {
+		t.Fatalf("UnmarshalBinary(%x) error: %v", b, err)
+	}
+	if again, err := into.MarshalBinary(); err != nil || string(again) != string(b) {
+		t.Errorf("UnmarshalBinary(%x) re-encodes as %x (%v)", b, again, err)
+	}
+	return b
 }

@@ -45,3 +45,17 @@ func TestCanonical(t *testing.T) {
 		t.Errorf("Canonical(rejected) = true, want false")
 	}
 }
+
+// codec decodes any bytes and encodes what it decoded.
+type codec struct{ b []byte }
+
+func (c *codec) MarshalBinary() ([]byte, error)    { return c.b, nil }
+func (c *codec) UnmarshalBinary(data []byte) error { c.b = data; return nil }
+
+func TestEncoded(t *testing.T) {
+	var into codec
+	b := Encoded(t, encoded("\x01\x02\x03"), &into, "0102", 3)
+	if string(b) != "\x01\x02\x03" || string(into.b) != string(b) {
+		t.Errorf("Encoded = %x, decoded %x; want 010203 both", b, into.b)
+	}
+}
