@@ -7,7 +7,7 @@ import (
 
 	"github.com/chainsieve/chainsieve/ethlogs"
 	"github.com/chainsieve/chainsieve/ethlogs/index"
-	"github.com/chainsieve/chainsieve/ethlogs/internal/benchdata"
+	"github.com/chainsieve/chainsieve/testvectors/benchdata"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 )

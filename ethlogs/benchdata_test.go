@@ -3,7 +3,7 @@ package ethlogs_test
 import (
 	"testing"
 
-	"github.com/chainsieve/chainsieve/ethlogs/internal/benchdata"
+	"github.com/chainsieve/chainsieve/testvectors/benchdata"
 )
 
 // TestBenchBloomsKeepFills: the synthetic blooms have exactly the popcounts

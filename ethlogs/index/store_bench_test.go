@@ -17,7 +17,7 @@ import (
 	"testing"
 
 	"github.com/chainsieve/chainsieve/ethlogs"
-	"github.com/chainsieve/chainsieve/ethlogs/internal/benchdata"
+	"github.com/chainsieve/chainsieve/testvectors/benchdata"
 	"github.com/ethereum/go-ethereum/common"
 	gethpebble "github.com/ethereum/go-ethereum/ethdb/pebble"
 )

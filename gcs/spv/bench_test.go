@@ -7,7 +7,7 @@ import (
 	"github.com/chainsieve/chainsieve/bip37/bloomscan"
 	"github.com/chainsieve/chainsieve/gcs/cfscan"
 	"github.com/chainsieve/chainsieve/gcs/spv"
-	"github.com/chainsieve/chainsieve/gcs/spv/spvtest"
+	"github.com/chainsieve/chainsieve/testvectors/spvtest"
 )
 
 // BenchmarkModes scans the benchmark scenario on btcd and on litecoind in

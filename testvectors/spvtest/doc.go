@@ -8,5 +8,7 @@
 // [Stall]), to play a lying or stalling peer.
 //
 // Like testvectors/livenode, on which it builds, it talks to 127.0.0.1
-// only, and its node tests are skipped under go test -short.
+// only, and its node tests are skipped under go test -short. It lives under
+// testvectors, above the packages it tests, so that only their _test.go
+// files import it and every non-test import points down.
 package spvtest

@@ -1,5 +1,7 @@
 // Package benchdata makes header blooms with mainnet saturation for
-// benchmarks and tests of package ethlogs and its index.
+// benchmarks and tests of package ethlogs and its index. It reads the
+// embedded vectors, so it lives under testvectors, above ethlogs: only
+// ethlogs' _test.go files import it.
 package benchdata
 
 import (
