@@ -11,13 +11,13 @@ import (
 // so errors.Is tells a lying node (wrong root, dropped log) from a broken
 // chain link.
 var (
-	ErrHeaderHash   = errors.New("header hash mismatch")
-	ErrHeaderRLP    = errors.New("bad header encoding")
-	ErrParentLink   = errors.New("header does not link to its parent")
-	ErrReceiptsRoot = errors.New("receipts root mismatch")
-	ErrReceiptBloom = errors.New("receipt bloom does not match its logs")
-	ErrHeaderBloom  = errors.New("header logsBloom does not match the receipts' logs")
-	ErrReceipt      = errors.New("bad receipt")
+	ErrHeaderHash   = errors.New("ethlogs: header hash mismatch")
+	ErrHeaderRLP    = errors.New("ethlogs: bad header encoding")
+	ErrParentLink   = errors.New("ethlogs: header does not link to its parent")
+	ErrReceiptsRoot = errors.New("ethlogs: receipts root mismatch")
+	ErrReceiptBloom = errors.New("ethlogs: receipt bloom does not match its logs")
+	ErrHeaderBloom  = errors.New("ethlogs: header logsBloom does not match the receipts' logs")
+	ErrReceipt      = errors.New("ethlogs: bad receipt")
 )
 
 // BlockError is a verification failure in one block.

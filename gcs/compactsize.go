@@ -14,12 +14,15 @@ func readCompactSize(b []byte) (n uint64, size int, err error) {
 		return 0, 0, corruptf("empty encoding, want a CompactSize N at byte 0")
 	}
 	n, size, err = compactsize.Read(b)
-	if err != nil {
-		return 0, 0, corruptf("%v N = %d at byte 0", err, n)
+	switch err {
+	case compactsize.ErrShort:
+		return 0, 0, corruptf("truncated CompactSize N = %d at byte 0", n)
+	case compactsize.ErrNonCanonical:
+		return 0, 0, corruptf("non-canonical CompactSize N = %d at byte 0", n)
 	}
 	return n, size, nil
 }
 
 func corruptf(format string, args ...any) error {
-	return fmt.Errorf("gcs: %w: "+format, append([]any{ErrCorrupt}, args...)...)
+	return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
 }

@@ -19,7 +19,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(f.N(), len(f.Bytes()))
+	fmt.Println(f.Len(), len(f.Bytes()))
 	fmt.Println(f.Match([]byte("bob")), f.Match([]byte("carol")))
 	// Output:
 	// 2 7
@@ -37,7 +37,7 @@ func ExampleDecodeBasic() {
 		panic(err)
 	}
 	key := f.Key()
-	fmt.Printf("key %x, N=%d\n", key[:4], f.N())
+	fmt.Printf("key %x, N=%d\n", key[:4], f.Len())
 	fmt.Println("header", gcs.DisplayString(f.Header(chainhash.Hash{})))
 	coinbaseOut, _ := hex.DecodeString("4104678afdb0fe5548271967f1a67130b7105cd6a828e03909a67962e0ea1f61deb649f6bc3f4cef38c4f35504e51ec112de5c384df7ba0b8d578a4c702b6bf11d5fac")
 	fmt.Println(f.Match(coinbaseOut))

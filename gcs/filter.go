@@ -8,7 +8,7 @@ import (
 )
 
 // ErrCorrupt is wrapped by every error that reports a malformed encoding.
-var ErrCorrupt = errors.New("corrupt filter")
+var ErrCorrupt = errors.New("gcs: corrupt filter")
 
 // Filter is an encoded Golomb-coded set with the key and parameters needed to
 // query it. It refers to its encoding without copying it: the bytes given to
@@ -96,10 +96,8 @@ func (f *Filter) truncation() error {
 	return nil
 }
 
-// N returns the number of items in the set.
-func (f *Filter) N() uint32 { return f.n }
-
-// Len returns N as an int.
+// Len returns N, the number of distinct items in the set (BIP158's N, at
+// most 2^32-1). Like [Set.Len] and [Query.Len] it counts with an int.
 func (f *Filter) Len() int { return int(f.n) }
 
 // Params returns the filter's P and M.

@@ -56,8 +56,8 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		values, err := filter.Values(nil)
-		if err != nil || len(values) != int(filter.N()) {
-			t.Fatalf("Values of an accepted filter: %d values, %v; want N = %d", len(values), err, filter.N())
+		if err != nil || len(values) != filter.Len() {
+			t.Fatalf("Values of an accepted filter: %d values, %v; want N = %d", len(values), err, filter.Len())
 		}
 		again, pad := reencode(p, values)
 		last := len(data) - 1

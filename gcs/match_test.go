@@ -47,7 +47,7 @@ func checkQueries(t *testing.T, f *Filter, set map[uint64]bool, queries [][]byte
 	}
 	var want []int
 	for i, it := range queries {
-		exact := f.N() > 0 && set[f.key.HashToRange(it, f.F())]
+		exact := f.Len() > 0 && set[f.key.HashToRange(it, f.F())]
 		if exact {
 			want = append(want, i)
 		}
@@ -94,8 +94,8 @@ func TestZeroDeltas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(values) != 40 || f.N() != 40 {
-		t.Fatalf("N = %d with %d values, want 40 distinct items kept", f.N(), len(values))
+	if len(values) != 40 || f.Len() != 40 {
+		t.Fatalf("N = %d with %d values, want 40 distinct items kept", f.Len(), len(values))
 	}
 	zeros := 0
 	for i := 1; i < len(values); i++ {
@@ -112,8 +112,8 @@ func TestBuildRemovesRepeats(t *testing.T) {
 	a, b := []byte("a"), []byte("b")
 	f1, _ := Build(basicParams, Key{}, [][]byte{a, b, a, a, b})
 	f2, _ := Build(basicParams, Key{}, [][]byte{b, a})
-	if f1.N() != 2 || string(f1.Bytes()) != string(f2.Bytes()) {
-		t.Errorf("Build(a b a a b) = N %d %x, want N 2 and Build(b a) = %x", f1.N(), f1.Bytes(), f2.Bytes())
+	if f1.Len() != 2 || string(f1.Bytes()) != string(f2.Bytes()) {
+		t.Errorf("Build(a b a a b) = N %d %x, want N 2 and Build(b a) = %x", f1.Len(), f1.Bytes(), f2.Bytes())
 	}
 	empty, _ := Build(basicParams, Key{}, nil)
 	if string(empty.Bytes()) != "\x00" || empty.Match(a) || empty.MatchAny([][]byte{a}) {

@@ -78,9 +78,9 @@ func testNode(t *testing.T, start startFunc) {
 	fetched := cfFilters(ctx, t, p, blocks, hashes, filters)
 
 	q := checkQuery(t, w, blocks, spent, fetched)
-	var elements uint32
+	var elements int
 	for _, f := range filters {
-		elements += f.N()
+		elements += f.Len()
 	}
 	t.Logf("%s: %d blocks, %d filter elements: filters and headers equal over RPC, %d headers verified over P2P, %d cfilters verified",
 		n.Name, len(blocks), elements, len(hashes), len(fetched))

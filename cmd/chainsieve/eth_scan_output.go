@@ -73,7 +73,7 @@ func printSummary(w io.Writer, cfg scan.Config, st scan.Stats) {
 	}
 	fmt.Fprintf(w, "headers: %d in blocks %d to %d (%d fetched up to the anchor, %d from the index)",
 		st.Blocks(), st.From, st.To, st.HeadersFetched, st.HeadersIndexed)
-	if cfg.Mode != scan.Trust {
+	if cfg.Mode != scan.None {
 		fmt.Fprintf(w, "; hashes and parent links verified back from the anchor")
 	}
 	fmt.Fprintln(w)
@@ -83,7 +83,7 @@ func printSummary(w io.Writer, cfg scan.Config, st scan.Stats) {
 	}
 	fmt.Fprintf(w, "candidates: %d %s, %d with matches, %d logs; bloom false-positive rate %.1f%% of the blocks without a match\n",
 		st.Candidates, what, st.Matched, st.Logs, 100*st.FalsePositiveRate())
-	verified := map[scan.Mode]string{scan.Verify: "verified against receiptsRoot and logsBloom", scan.BloomUntrusted: "verified against receiptsRoot", scan.Trust: "NOT verified (--verify=none)"}[cfg.Mode]
+	verified := map[scan.Mode]string{scan.Full: "verified against receiptsRoot and logsBloom", scan.BloomUntrusted: "verified against receiptsRoot", scan.None: "NOT verified (--verify=none)"}[cfg.Mode]
 	per := ""
 	if st.PerTransaction {
 		per = ", one transaction at a time (no eth_getBlockReceipts)"

@@ -15,8 +15,8 @@ import (
 
 // Errors returned by [Read]; callers add their package prefix and offset.
 var (
-	ErrShort        = errors.New("truncated CompactSize")
-	ErrNonCanonical = errors.New("non-canonical CompactSize")
+	ErrShort        = errors.New("compactsize: truncated")
+	ErrNonCanonical = errors.New("compactsize: non-canonical")
 )
 
 // Append appends the encoding of v to dst.

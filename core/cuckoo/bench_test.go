@@ -43,7 +43,7 @@ func benchImpls() []benchImpl {
 	theirs := seiflotfy.NewFilter(benchN)
 	bf := boom.NewCuckooFilter(benchN, 0.01)
 	return []benchImpl{
-		{"chainsieve", func(k []byte) bool { return ours.Insert(k) == nil }, ours.Lookup, ours.Delete, ours.Reset},
+		{"chainsieve", func(k []byte) bool { return ours.Add(k) == nil }, ours.Test, ours.Remove, ours.Reset},
 		{"seiflotfy", theirs.Insert, theirs.Lookup, theirs.Delete, theirs.Reset},
 		{"boomfilters", func(k []byte) bool { return bf.Add(k) == nil }, bf.Test, bf.TestAndRemove, func() { bf.Reset() }},
 	}
@@ -119,23 +119,23 @@ func BenchmarkWidth(b *testing.B) {
 				if i%benchN == 0 {
 					f.Reset()
 				}
-				_ = f.Insert(keys[i%benchN])
+				_ = f.Add(keys[i%benchN])
 			}
 		})
 		f.Reset()
 		for _, k := range keys[:benchN] {
-			_ = f.Insert(k)
+			_ = f.Add(k)
 		}
 		b.Run(name+"/Lookup", func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
-				sink = sink != f.Lookup(keys[i%benchN])
+				sink = sink != f.Test(keys[i%benchN])
 			}
 		})
 		b.Run(name+"/LookupAbsent", func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
-				sink = sink != f.Lookup(keys[benchN+i%benchN])
+				sink = sink != f.Test(keys[benchN+i%benchN])
 			}
 		})
 	}
@@ -156,7 +156,7 @@ func BenchmarkBuild(b *testing.B) {
 		for b.Loop() {
 			f, _ = New(benchN, 0.01)
 			for _, k := range keys {
-				_ = f.Insert(k)
+				_ = f.Add(k)
 			}
 		}
 		b.ReportMetric(float64(f.Stats().Bits)/benchN, "bits/elem")

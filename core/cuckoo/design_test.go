@@ -32,7 +32,7 @@ func TestMeasureDesignLoad(t *testing.T) {
 			var k [8]byte
 			for {
 				binary.LittleEndian.PutUint64(k[:], r.Uint64())
-				if err := f.Insert(k[:]); errors.Is(err, ErrFull) {
+				if err := f.Add(k[:]); errors.Is(err, ErrFull) {
 					break
 				}
 			}
@@ -71,17 +71,17 @@ func TestMeasureDesignLoad(t *testing.T) {
 	}
 }
 
-// insertCountingKicks is Insert reporting the relocations it needed, or -1
-// for a failure (whose relocations it undoes like Insert).
+// insertCountingKicks is Add reporting the relocations it needed, or -1
+// for a failure (whose relocations it undoes like Add).
 func (f *Filter) insertCountingKicks(data []byte) int {
 	rng := f.rng
-	if f.Insert(data) != nil {
+	if f.Add(data) != nil {
 		return -1
 	}
 	if f.rng == rng {
 		return 0
 	}
-	// Replay the generator: Insert draws once for the starting bucket and
+	// Replay the generator: Add draws once for the starting bucket and
 	// once per relocation.
 	kicks := 0
 	for g := (&Filter{rng: rng}); g.rng != f.rng; g.next() {

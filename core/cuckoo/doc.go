@@ -7,7 +7,7 @@
 // or below, where its 4f/load bits per element beat the Bloom filter's
 // 1.44·log2(1/ε) (New at 1 %: 10.7 bits per element against 9.6; at 0.1 %:
 // 13.9 against 14.4). Use the Bloom filter when the set only grows, when the
-// element count is unknown (a cuckoo filter cannot grow: [Filter.Insert]
+// element count is unknown (a cuckoo filter cannot grow: [Filter.Add]
 // fails with [ErrFull]) or for a protocol format (package bip37, ethlogs).
 //
 // # Layout
@@ -17,7 +17,7 @@
 // 4f/load for any f, not rounded to bytes. A slot of 0 is empty. Each
 // element is hashed once ([bloom.Hash], MurmurHash3 x64_128, seed 0): h1
 // picks its first bucket i1 by multiplication onto [0, buckets), h2 its
-// fingerprint, uniform on [1, 2^f − 1]. Lookup compares the 4 slots of a
+// fingerprint, uniform on [1, 2^f − 1]. Test compares the 4 slots of a
 // bucket at once: the slots, read with at most two 64-bit loads, are XORed
 // with the fingerprint repeated in every lane, and a lane is zero exactly
 // when its slot matches; the zero-lane test adds the low lane bits to
@@ -52,7 +52,7 @@
 // by [Filter.Stats]; at 100,000 elements New(n, p) measured 0.72 % for
 // p = 1 %, 0.088 % for 0.1 % and 7.5e-7 for BIP158's 1/784,931.
 //
-// Insert relocates at most [MaxKicks] fingerprints, choosing victims with a
+// Add relocates at most [MaxKicks] fingerprints, choosing victims with a
 // small deterministic generator (SplitMix64) held by the filter. If that is
 // not enough it undoes every relocation and returns [ErrFull]: the table is
 // exactly as before, and no element already inserted is lost (some cuckoo
@@ -64,14 +64,14 @@
 //
 // # Caveats
 //
-// Delete only elements that were inserted. Deleting another element whose
+// Remove only elements that were inserted. Removing another element whose
 // fingerprint and bucket match a stored one removes that fingerprint, and
 // the element it belonged to then tests negative: a false negative. Inserting
-// the same element again stores another copy (Delete removes one); 2b = 8
-// copies fill both its buckets and a ninth Insert fails (four copies when the
+// the same element again stores another copy (Remove removes one); 2b = 8
+// copies fill both its buckets and a ninth Add fails (four copies when the
 // two buckets coincide).
 //
-// A Filter is not safe for concurrent mutation; concurrent Lookup calls are
+// A Filter is not safe for concurrent mutation; concurrent Test calls are
 // fine.
 //
 // # Encoding

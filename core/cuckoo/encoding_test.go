@@ -12,7 +12,7 @@ import (
 func TestEncodingRoundTrip(t *testing.T) {
 	f, _ := NewWithShape(3, 10)
 	for _, s := range []string{"a", "b", "c"} {
-		if err := f.Insert([]byte(s)); err != nil {
+		if err := f.Add([]byte(s)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -20,7 +20,7 @@ func TestEncodingRoundTrip(t *testing.T) {
 	// magic, version 1, buckets = 3, f = 10, items = 3, then ⌈120/8⌉ = 15
 	// bytes of table.
 	b := filtertest.Encoded(t, f, &g, "435343460103"+"0a03", 8+15)
-	if g.Count() != 3 || !g.Lookup([]byte("b")) || g.Stats() != f.Stats() {
+	if g.Count() != 3 || !g.Test([]byte("b")) || g.Stats() != f.Stats() {
 		t.Errorf("UnmarshalBinary(MarshalBinary(f)) = %+v, want %+v", g.Stats(), f.Stats())
 	}
 	prefix := []byte("xy")
@@ -45,7 +45,7 @@ func TestEncodingLayout(t *testing.T) {
 func TestUnmarshalRejects(t *testing.T) {
 	good := func() []byte {
 		f, _ := NewWithShape(3, 10)
-		_ = f.Insert([]byte("a"))
+		_ = f.Add([]byte("a"))
 		b, _ := f.MarshalBinary()
 		return b
 	}()
@@ -75,7 +75,7 @@ func TestUnmarshalRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		f, _ := NewWithShape(1, 8)
-		_ = f.Insert([]byte("kept"))
+		_ = f.Add([]byte("kept"))
 		before := mustMarshal(t, f)
 		err := f.UnmarshalBinary([]byte(tt.data))
 		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tt.wantErr) {
@@ -90,7 +90,7 @@ func TestUnmarshalRejects(t *testing.T) {
 func FuzzUnmarshalBinary(f *testing.F) {
 	seed, _ := NewWithShape(5, 9)
 	for _, s := range []string{"x", "y", "z", "x"} {
-		_ = seed.Insert([]byte(s))
+		_ = seed.Add([]byte(s))
 	}
 	b, _ := seed.MarshalBinary()
 	f.Add(b)
@@ -107,12 +107,12 @@ func FuzzUnmarshalBinary(f *testing.F) {
 		}
 		// Exercise the decoded filter: an inserted element is found and
 		// deleted again, and a failure must leave the table as it was.
-		if err := g.Insert(data); err == nil {
-			if !g.Lookup(data) || !g.Delete(data) {
+		if err := g.Add(data); err == nil {
+			if !g.Test(data) || !g.Remove(data) {
 				t.Fatalf("decoded filter lost an element it just took")
 			}
 		} else if after, _ := g.MarshalBinary(); string(after) != string(data) {
-			t.Fatalf("failed Insert into a decoded filter changed it")
+			t.Fatalf("failed Add into a decoded filter changed it")
 		}
 		g.Stats()
 	})

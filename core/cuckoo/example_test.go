@@ -12,10 +12,10 @@ func ExampleNew() {
 	if err != nil {
 		panic(err)
 	}
-	if err := f.Insert([]byte("alice")); err != nil {
+	if err := f.Add([]byte("alice")); err != nil {
 		panic(err)
 	}
-	fmt.Println(f.Lookup([]byte("alice")), f.Count())
+	fmt.Println(f.Test([]byte("alice")), f.Count())
 	st := f.Stats()
 	fmt.Println(st.Buckets, st.FingerprintBits, st.Bits)
 	// Output:
@@ -23,20 +23,20 @@ func ExampleNew() {
 	// 285 10 11400
 }
 
-func ExampleFilter_Delete() {
+func ExampleFilter_Remove() {
 	f, _ := cuckoo.New(100, 0.001)
-	_ = f.Insert([]byte("utxo 1"))
-	_ = f.Insert([]byte("utxo 2"))
+	_ = f.Add([]byte("utxo 1"))
+	_ = f.Add([]byte("utxo 2"))
 	// Spent outputs leave the filter; delete only what was inserted.
-	fmt.Println(f.Delete([]byte("utxo 1")), f.Lookup([]byte("utxo 1")), f.Lookup([]byte("utxo 2")))
+	fmt.Println(f.Remove([]byte("utxo 1")), f.Test([]byte("utxo 1")), f.Test([]byte("utxo 2")))
 	// Output: true false true
 }
 
-func ExampleFilter_Insert() {
+func ExampleFilter_Add() {
 	// One bucket of four 8-bit slots: the fifth element has nowhere to go.
 	f, _ := cuckoo.NewWithShape(1, 8)
 	for i := range 5 {
-		if err := f.Insert([]byte{byte(i)}); err != nil {
+		if err := f.Add([]byte{byte(i)}); err != nil {
 			fmt.Println(errors.Is(err, cuckoo.ErrFull), f.Count())
 			fmt.Println(err)
 		}
@@ -48,7 +48,7 @@ func ExampleFilter_Insert() {
 
 func ExampleFilter_MarshalBinary() {
 	f, _ := cuckoo.New(100, 0.01)
-	_ = f.Insert([]byte("kept"))
+	_ = f.Add([]byte("kept"))
 	// 5 header bytes, 3 one-byte uvarints (34 buckets, f = 10, 1 item),
 	// 34·4·10 bits = 170 bytes of table.
 	data, _ := f.MarshalBinary()
@@ -56,6 +56,6 @@ func ExampleFilter_MarshalBinary() {
 	if err := g.UnmarshalBinary(data); err != nil {
 		panic(err)
 	}
-	fmt.Println(len(data), g.Lookup([]byte("kept")), g.Count())
+	fmt.Println(len(data), g.Test([]byte("kept")), g.Count())
 	// Output: 178 true 1
 }

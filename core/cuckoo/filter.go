@@ -9,7 +9,7 @@ import (
 	"github.com/chainsieve/chainsieve/core/bloom"
 )
 
-// MaxKicks is how many fingerprints one Insert may relocate before it gives
+// MaxKicks is how many fingerprints one Add may relocate before it gives
 // up with [ErrFull], the limit of the paper.
 const MaxKicks = 500
 
@@ -26,7 +26,7 @@ const DesignLoad = 0.94
 // fills of 100,000).
 const minNewBits = 8
 
-// ErrFull is wrapped by the error Insert returns when no slot was found
+// ErrFull is wrapped by the error Add returns when no slot was found
 // within [MaxKicks] relocations.
 var ErrFull = errors.New("cuckoo: filter full")
 
@@ -38,7 +38,7 @@ type Filter struct {
 	// rng drives the choice of victims; it restarts from rngSeed on New,
 	// Reset and UnmarshalBinary, so a filter's kicks are reproducible.
 	rng uint64
-	// path holds the slots one Insert swapped, so a failure can undo them.
+	// path holds the slots one Add swapped, so a failure can undo them.
 	path [MaxKicks]uint64
 }
 
@@ -115,12 +115,12 @@ func (f *Filter) alt(i, fp uint64) uint64 {
 	return d + f.t.buckets&-borrow
 }
 
-// Insert adds data. When no slot is found within [MaxKicks] relocations it
+// Add inserts data. When no slot is found within [MaxKicks] relocations it
 // returns an error wrapping [ErrFull] and leaves the filter exactly as it
 // was: the relocations are undone, so no element already inserted is lost.
 // The same element can be inserted at most 8 times (twice b; 4 times when
-// both its buckets coincide). Insert allocates only the error of a failure.
-func (f *Filter) Insert(data []byte) error {
+// both its buckets coincide). Add allocates only the error of a failure.
+func (f *Filter) Add(data []byte) error {
 	i, fp := f.hash(data)
 	if f.put(i, fp) {
 		return nil
@@ -175,10 +175,10 @@ func (f *Filter) next() uint64 {
 	return z ^ z>>31
 }
 
-// Lookup reports whether data may be in the filter. A false result is
+// Test reports whether data may be in the filter. A false result is
 // certain; a true result is wrong with the filter's false-positive rate. It
 // does not allocate.
-func (f *Filter) Lookup(data []byte) bool {
+func (f *Filter) Test(data []byte) bool {
 	i, fp := f.hash(data)
 	t := &f.t
 	pattern := fp * t.ones
@@ -195,12 +195,12 @@ func (f *Filter) Lookup(data []byte) bool {
 	return z != 0
 }
 
-// Delete removes one copy of data's fingerprint from either of its buckets
-// and reports whether it found one. Delete only elements that were
-// inserted: deleting another element whose fingerprint and bucket collide
+// Remove removes one copy of data's fingerprint from either of its buckets
+// and reports whether it found one. Remove only elements that were
+// inserted: removing another element whose fingerprint and bucket collide
 // with a stored one removes that one, which then tests negative. It does
 // not allocate.
-func (f *Filter) Delete(data []byte) bool {
+func (f *Filter) Remove(data []byte) bool {
 	i, fp := f.hash(data)
 	pattern := fp * f.t.ones
 	pos, ok := f.t.find(i, pattern)

@@ -121,18 +121,18 @@ func TestNoFalseNegativesAndRate(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range uint64(n) {
-			if err := f.Insert(key(i)); err != nil {
-				t.Fatalf("New(%d, %g).Insert(member %d) error: %v", n, tt.p, i, err)
+			if err := f.Add(key(i)); err != nil {
+				t.Fatalf("New(%d, %g).Add(member %d) error: %v", n, tt.p, i, err)
 			}
 		}
 		for i := range uint64(n) {
-			if !f.Lookup(key(i)) {
-				t.Fatalf("Lookup(member %d) = false: a false negative", i)
+			if !f.Test(key(i)) {
+				t.Fatalf("Test(member %d) = false: a false negative", i)
 			}
 		}
 		hits := 0.0
 		for i := range tt.trials {
-			if f.Lookup(key(n + i)) {
+			if f.Test(key(n + i)) {
 				hits++
 			}
 		}
@@ -158,17 +158,17 @@ func TestNewFillsWithoutFailure(t *testing.T) {
 			f, _ := New(n, 0.01)
 			r := rand.New(rand.NewPCG(seed, n))
 			for i := range n {
-				if err := f.Insert(key(r.Uint64())); err != nil {
-					t.Fatalf("New(%d, 0.01) seed %d: Insert #%d error: %v", n, seed, i, err)
+				if err := f.Add(key(r.Uint64())); err != nil {
+					t.Fatalf("New(%d, 0.01) seed %d: Add #%d error: %v", n, seed, i, err)
 				}
 			}
 		}
 	}
 }
 
-// TestDeleteAgainstModel runs random insert, delete and lookup sequences
+// TestRemoveAgainstModel runs random insert, delete and lookup sequences
 // against a multiset. A small universe of keys makes duplicates common.
-func TestDeleteAgainstModel(t *testing.T) {
+func TestRemoveAgainstModel(t *testing.T) {
 	for _, shape := range []struct {
 		buckets uint64
 		bits    int
@@ -181,41 +181,41 @@ func TestDeleteAgainstModel(t *testing.T) {
 			k := r.Uint64N(3 * shape.buckets)
 			switch op := r.IntN(3); {
 			case op == 0 && total < 3*shape.buckets && model[k] < 2:
-				if err := f.Insert(key(k)); err != nil {
+				if err := f.Add(key(k)); err != nil {
 					if !errors.Is(err, ErrFull) {
-						t.Fatalf("step %d: Insert(%d) error %v does not wrap ErrFull", step, k, err)
+						t.Fatalf("step %d: Add(%d) error %v does not wrap ErrFull", step, k, err)
 					}
 					continue
 				}
 				model[k]++
 				total++
 			case op == 1 && model[k] > 0:
-				if !f.Delete(key(k)) {
-					t.Fatalf("%d×%d step %d: Delete(member %d) = false, want true", shape.buckets, shape.bits, step, k)
+				if !f.Remove(key(k)) {
+					t.Fatalf("%d×%d step %d: Remove(member %d) = false, want true", shape.buckets, shape.bits, step, k)
 				}
 				model[k]--
 				total--
-			case op == 1 && !f.Lookup(key(k)):
+			case op == 1 && !f.Test(key(k)):
 				// An absent element that tests negative has no
 				// fingerprint to remove.
 				before := mustMarshal(t, f)
-				if f.Delete(key(k)) {
-					t.Fatalf("step %d: Delete(absent %d) = true, want false", step, k)
+				if f.Remove(key(k)) {
+					t.Fatalf("step %d: Remove(absent %d) = true, want false", step, k)
 				}
 				if string(mustMarshal(t, f)) != string(before) {
-					t.Fatalf("step %d: Delete(absent %d) changed the table", step, k)
+					t.Fatalf("step %d: Remove(absent %d) changed the table", step, k)
 				}
 			}
-			if model[k] > 0 && !f.Lookup(key(k)) {
-				t.Fatalf("%d×%d step %d: Lookup(member %d ×%d) = false: a false negative", shape.buckets, shape.bits, step, k, model[k])
+			if model[k] > 0 && !f.Test(key(k)) {
+				t.Fatalf("%d×%d step %d: Test(member %d ×%d) = false: a false negative", shape.buckets, shape.bits, step, k, model[k])
 			}
 			if f.Count() != total {
 				t.Fatalf("step %d: Count() = %d, want %d", step, f.Count(), total)
 			}
 		}
 		for k, c := range model {
-			if c > 0 && !f.Lookup(key(k)) {
-				t.Errorf("%d×%d: Lookup(member %d) = false at the end", shape.buckets, shape.bits, k)
+			if c > 0 && !f.Test(key(k)) {
+				t.Errorf("%d×%d: Test(member %d) = false at the end", shape.buckets, shape.bits, k)
 			}
 		}
 		if got := f.t.occupied(); got != total {
@@ -224,7 +224,7 @@ func TestDeleteAgainstModel(t *testing.T) {
 	}
 }
 
-// TestFullLeavesTableUnchanged fills small tables until Insert fails, checks
+// TestFullLeavesTableUnchanged fills small tables until Add fails, checks
 // that the failed call changed nothing and that the filter still works.
 func TestFullLeavesTableUnchanged(t *testing.T) {
 	for _, shape := range []struct {
@@ -235,15 +235,15 @@ func TestFullLeavesTableUnchanged(t *testing.T) {
 		var i uint64
 		for ; ; i++ {
 			before := mustMarshal(t, f)
-			err := f.Insert(key(i))
+			err := f.Add(key(i))
 			if err == nil {
 				continue
 			}
 			if !errors.Is(err, ErrFull) {
-				t.Fatalf("Insert error %v does not wrap ErrFull", err)
+				t.Fatalf("Add error %v does not wrap ErrFull", err)
 			}
 			if after := mustMarshal(t, f); string(after) != string(before) {
-				t.Fatalf("%d×%d: failed Insert changed the table", shape.buckets, shape.bits)
+				t.Fatalf("%d×%d: failed Add changed the table", shape.buckets, shape.bits)
 			}
 			break
 		}
@@ -251,15 +251,15 @@ func TestFullLeavesTableUnchanged(t *testing.T) {
 			t.Errorf("%d×%d: Count() = %d after %d inserts", shape.buckets, shape.bits, f.Count(), i)
 		}
 		for j := range i {
-			if !f.Lookup(key(j)) {
-				t.Fatalf("%d×%d: Lookup(member %d) = false after ErrFull", shape.buckets, shape.bits, j)
+			if !f.Test(key(j)) {
+				t.Fatalf("%d×%d: Test(member %d) = false after ErrFull", shape.buckets, shape.bits, j)
 			}
 		}
-		if !f.Delete(key(0)) {
-			t.Fatalf("%d×%d: Delete(member 0) = false after ErrFull", shape.buckets, shape.bits)
+		if !f.Remove(key(0)) {
+			t.Fatalf("%d×%d: Remove(member 0) = false after ErrFull", shape.buckets, shape.bits)
 		}
-		if err := f.Insert(key(0)); err != nil {
-			t.Errorf("%d×%d: Insert after a Delete freed a slot: %v", shape.buckets, shape.bits, err)
+		if err := f.Add(key(0)); err != nil {
+			t.Errorf("%d×%d: Add after a Remove freed a slot: %v", shape.buckets, shape.bits, err)
 		}
 		t.Logf("%d buckets of %d bits: full at load %.4f", shape.buckets, shape.bits, f.Stats().LoadFactor)
 	}
@@ -301,18 +301,18 @@ func TestDuplicates(t *testing.T) {
 		f, _ := NewWithShape(10, 12)
 		k := findKey(f, tt.same)
 		got := 0
-		for ; f.Insert(k) == nil; got++ {
+		for ; f.Add(k) == nil; got++ {
 		}
 		if got != tt.want {
-			t.Errorf("same bucket %v: Insert succeeded %d times, want %d", tt.same, got, tt.want)
+			t.Errorf("same bucket %v: Add succeeded %d times, want %d", tt.same, got, tt.want)
 		}
 		for range got {
-			if !f.Lookup(k) || !f.Delete(k) {
-				t.Fatalf("same bucket %v: Lookup or Delete of a stored copy failed", tt.same)
+			if !f.Test(k) || !f.Remove(k) {
+				t.Fatalf("same bucket %v: Test or Remove of a stored copy failed", tt.same)
 			}
 		}
-		if f.Lookup(k) || f.Delete(k) || f.Count() != 0 {
-			t.Errorf("same bucket %v: after deleting every copy Lookup or Delete = true, Count %d", tt.same, f.Count())
+		if f.Test(k) || f.Remove(k) || f.Count() != 0 {
+			t.Errorf("same bucket %v: after deleting every copy Test or Remove = true, Count %d", tt.same, f.Count())
 		}
 	}
 }
@@ -320,7 +320,7 @@ func TestDuplicates(t *testing.T) {
 func TestStatsAndReset(t *testing.T) {
 	f, _ := NewWithShape(100, 12)
 	for i := range uint64(300) {
-		if err := f.Insert(key(i)); err != nil {
+		if err := f.Add(key(i)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -335,7 +335,7 @@ func TestStatsAndReset(t *testing.T) {
 	}
 	f.Reset()
 	empty, _ := NewWithShape(100, 12)
-	if f.Count() != 0 || f.Lookup(key(1)) || string(mustMarshal(t, f)) != string(mustMarshal(t, empty)) || f.rng != empty.rng {
+	if f.Count() != 0 || f.Test(key(1)) || string(mustMarshal(t, f)) != string(mustMarshal(t, empty)) || f.rng != empty.rng {
 		t.Errorf("Reset left Count %d or a fingerprint or generator state", f.Count())
 	}
 }
@@ -344,27 +344,27 @@ func TestZeroAllocs(t *testing.T) {
 	f, _ := New(1000, 0.001)
 	k := key(1)
 	if n := testing.AllocsPerRun(100, func() {
-		if f.Insert(k) == nil {
-			f.Delete(k)
+		if f.Add(k) == nil {
+			f.Remove(k)
 		}
 	}); n != 0 {
-		t.Errorf("Insert and Delete allocate %v times, want 0", n)
+		t.Errorf("Add and Remove allocate %v times, want 0", n)
 	}
 	for i := range uint64(900) {
-		_ = f.Insert(key(i))
+		_ = f.Add(key(i))
 	}
 	var kb [8]byte
 	i := uint64(0)
 	if n := testing.AllocsPerRun(100, func() {
 		i++
 		binary.LittleEndian.PutUint64(kb[:], i)
-		if f.Insert(kb[:]) == nil {
-			f.Delete(kb[:])
+		if f.Add(kb[:]) == nil {
+			f.Remove(kb[:])
 		}
 	}); n != 0 {
-		t.Errorf("Insert and Delete near full load allocate %v times, want 0", n)
+		t.Errorf("Add and Remove near full load allocate %v times, want 0", n)
 	}
-	if n := testing.AllocsPerRun(100, func() { f.Lookup(k) }); n != 0 {
-		t.Errorf("Lookup allocates %v times, want 0", n)
+	if n := testing.AllocsPerRun(100, func() { f.Test(k) }); n != 0 {
+		t.Errorf("Test allocates %v times, want 0", n)
 	}
 }

@@ -48,26 +48,26 @@ func naiveFind(tb *table, i, v uint64) (uint64, bool) {
 	return 0, false
 }
 
-// TestLookupEveryWidth checks Lookup's SWAR test of both buckets (one load
+// TestTestEveryWidth checks Test's SWAR test of both buckets (one load
 // per bucket up to f = 16, two halves above) against a slot-by-slot scan of
 // the element's two buckets, for every fingerprint width, on tables full
 // enough that buckets hold near misses.
-func TestLookupEveryWidth(t *testing.T) {
+func TestTestEveryWidth(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for w := 2; w <= 32; w++ {
 		f, _ := NewWithShape(7, w)
 		key := make([]byte, 8)
 		for range 40 {
 			binary.LittleEndian.PutUint64(key, r.Uint64())
-			_ = f.Insert(key)
+			_ = f.Add(key)
 		}
 		for range 2000 {
 			binary.LittleEndian.PutUint64(key, r.Uint64())
 			i, fp := f.hash(key)
 			_, in1 := naiveFind(&f.t, i, fp)
 			_, in2 := naiveFind(&f.t, f.alt(i, fp), fp)
-			if got := f.Lookup(key); got != (in1 || in2) {
-				t.Fatalf("f = %d: Lookup(%x) = %v, want %v from a slot scan", w, key, got, in1 || in2)
+			if got := f.Test(key); got != (in1 || in2) {
+				t.Fatalf("f = %d: Test(%x) = %v, want %v from a slot scan", w, key, got, in1 || in2)
 			}
 		}
 	}

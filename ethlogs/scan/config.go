@@ -9,23 +9,24 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 )
 
-// Mode is how much of the node's answer a scan verifies.
+// Mode is how much of the node's answer a scan verifies. Each mode's name
+// is the one it prints and parses (the CLI's --verify values).
 type Mode int
 
 const (
-	// Verify checks everything: header hashes and parent links up to the
+	// Full checks everything: header hashes and parent links up to the
 	// anchor, and each candidate block's receipts against its receiptsRoot,
 	// each receipt bloom against its logs and their union against the
 	// header's logsBloom. Only bloom candidates are fetched.
-	Verify Mode = iota
+	Full Mode = iota
 	// BloomUntrusted is for chains that have published wrong header blooms:
 	// the receipts of every block in the range are fetched and checked
 	// against the receiptsRoot only; no bloom decides anything.
 	BloomUntrusted
-	// Trust skips the anchor and receipt checks: the node is believed. Only
+	// None skips the anchor and receipt checks: the node is believed. Only
 	// for a node of one's own; parent links are still checked, as the index
 	// requires them.
-	Trust
+	None
 )
 
 var modeNames = []string{"full", "bloom-untrusted", "none"}

@@ -32,9 +32,9 @@
 // on as the node gave it. The anchor, unless [Config.Anchor] pins it, is
 // the tip the node reports and is only as trustworthy as the node.
 //
-// Modes ([Mode]): [Verify] (the default), [BloomUntrusted] for chains whose
+// Modes ([Mode]): [Full] (the default), [BloomUntrusted] for chains whose
 // header blooms have been wrong (every block's receipts are fetched and
-// checked against the receipts root only), and [Trust] (no anchor or
+// checked against the receipts root only), and [None] (no anchor or
 // receipt checks: an escape hatch, never a default).
 //
 // Providers: [Client] retries timeouts, lost connections, HTTP 429 (after

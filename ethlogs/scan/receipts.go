@@ -213,7 +213,7 @@ func decodeReceipts(raw json.RawMessage, number uint64) (types.Receipts, error) 
 func (s *scanner) verify(b *block, rs types.Receipts) ([]*types.Log, error) {
 	var err error
 	switch s.cfg.Mode {
-	case Verify:
+	case Full:
 		err = ethlogs.VerifyReceipts(b.header, rs)
 	case BloomUntrusted:
 		err = ethlogs.VerifyReceiptsRoot(b.header, rs)

@@ -11,9 +11,9 @@ var (
 	// match what the header chain commits to, a malformed message) or a
 	// reply that breaks the protocol (a block it was not asked for, a
 	// request it left half answered).
-	ErrMisbehaving = errors.New("peer misbehaving")
+	ErrMisbehaving = errors.New("spv: peer misbehaving")
 
 	// ErrStalled marks a peer that did not send what it owed within the
 	// session's timeout.
-	ErrStalled = errors.New("peer stalled")
+	ErrStalled = errors.New("spv: peer stalled")
 )

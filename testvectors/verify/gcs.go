@@ -124,7 +124,7 @@ func (v blockVector) check() (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("block hash; filter (N=%d, %d bytes) rebuilt byte for byte; header from the rebuilt and the published filter; "+
-		"all %d items match (Match, Set, Query)", pub.N(), len(v.filter), len(items)), nil
+		"all %d items match (Match, Set, Query)", pub.Len(), len(v.filter), len(items)), nil
 }
 
 // checkExtras compares the optional key, N, values and unique items.
@@ -132,8 +132,8 @@ func (v blockVector) checkExtras(f *gcs.Filter, items [][]byte) error {
 	if key := f.Key(); v.key != nil && !bytes.Equal(key[:], v.key) {
 		return fmt.Errorf("key %x, want %x", key, []byte(v.key))
 	}
-	if v.n != 0 && int(f.N()) != v.n {
-		return fmt.Errorf("N = %d, want %d", f.N(), v.n)
+	if v.n != 0 && f.Len() != v.n {
+		return fmt.Errorf("N = %d, want %d", f.Len(), v.n)
 	}
 	if v.values != nil {
 		if err := equalValues(f, v.values); err != nil {
@@ -259,7 +259,7 @@ func checkRawSet(v testvectors.GCSRawVector) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("built filter (P=%d, M=%d, N=%d, %d bytes) equals the published one; decodes strictly; %d queries; every element matches",
-		v.P, v.M, f.N(), len(built.Bytes()), len(v.Queries)), nil
+		v.P, v.M, f.Len(), len(built.Bytes()), len(v.Queries)), nil
 }
 
 // sameEncoding compares a built encoding with the vector's, given whole or
@@ -342,7 +342,7 @@ func checkMatchAnyCase(f *testvectors.GCSMatchAnyFile, c testvectors.MatchAnyCas
 	if got := len(gcs.NewQuery(items).Matches(nil, filter)) > 0; got != c.ExpectedMatch {
 		return "", fmt.Errorf("Matches over %d items found a match: %v, want %v", len(items), got, c.ExpectedMatch)
 	}
-	return fmt.Sprintf("MatchAny = %v over %d items against N=%d (Query, Set and Matches agree)", c.ExpectedMatch, len(items), filter.N()), nil
+	return fmt.Sprintf("MatchAny = %v over %d items against N=%d (Query, Set and Matches agree)", c.ExpectedMatch, len(items), filter.Len()), nil
 }
 
 func checkGCSDecode(data []byte) ([]Result, error) {
@@ -371,5 +371,5 @@ func checkDecodeCase(f *testvectors.GCSDecodeFile, c testvectors.GCSDecodeCase) 
 	if f.MemberScript != nil && !filter.Match(f.MemberScript) {
 		return "", fmt.Errorf("accepted, but Match(member script) = false")
 	}
-	return fmt.Sprintf("accepted like Core (N=%d); the member script matches", filter.N()), nil
+	return fmt.Sprintf("accepted like Core (N=%d); the member script matches", filter.Len()), nil
 }

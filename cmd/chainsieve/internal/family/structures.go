@@ -147,7 +147,7 @@ func newCuckoo(n uint64, eps float64) (filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &incremental{add: f.Insert, contains: f.Lookup,
+	return &incremental{add: f.Add, contains: f.Test,
 		stats: func() (uint64, float64) { s := f.Stats(); return s.Bits, s.FalsePositiveRate },
 		shape: func() string {
 			s := f.Stats()
