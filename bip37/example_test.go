@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/btcsuite/btcd/address/v2"
+	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/chainsieve/chainsieve/bip37"
 	"github.com/chainsieve/chainsieve/testvectors"
@@ -45,8 +46,7 @@ func ExampleParams() {
 // A wallet watching a regtest P2WPKH address sees a payment to it, and with
 // UpdateAll the node inserts the new outpoint, so the spend matches too.
 func ExampleNewWalletFilter() {
-	net, _ := bip37.Network("regtest")
-	addr, err := bip37.ParseAddress("bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080", net)
+	addr, err := address.DecodeAddress("bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080", &chaincfg.RegressionNetParams)
 	if err != nil {
 		panic(err)
 	}

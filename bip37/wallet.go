@@ -4,43 +4,8 @@ import (
 	"fmt"
 
 	"github.com/btcsuite/btcd/address/v2"
-	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 )
-
-// Network returns the chain parameters called name: "mainnet", "testnet"
-// (the same as "testnet3"), "testnet4", "signet", "regtest" or "simnet".
-func Network(name string) (*chaincfg.Params, error) {
-	switch name {
-	case "mainnet":
-		return &chaincfg.MainNetParams, nil
-	case "testnet", "testnet3":
-		return &chaincfg.TestNet3Params, nil
-	case "testnet4":
-		return &chaincfg.TestNet4Params, nil
-	case "signet":
-		return &chaincfg.SigNetParams, nil
-	case "regtest":
-		return &chaincfg.RegressionNetParams, nil
-	case "simnet":
-		return &chaincfg.SimNetParams, nil
-	}
-	return nil, fmt.Errorf("bip37: unknown network %q (want mainnet, testnet, testnet4, signet, regtest or simnet)", name)
-}
-
-// ParseAddress decodes an address of network net: base58 P2PKH and P2SH,
-// bech32 and bech32m segwit addresses, or a hex public key (P2PK). An address
-// of another network is an error.
-func ParseAddress(s string, net *chaincfg.Params) (address.Address, error) {
-	a, err := address.DecodeAddress(s, net)
-	if err != nil {
-		return nil, fmt.Errorf("bip37: address %q: %w", s, err)
-	}
-	if !a.IsForNet(net) {
-		return nil, fmt.Errorf("bip37: address %q is not for %s", s, net.Name)
-	}
-	return a, nil
-}
 
 // AddressElement returns the element that makes outputs paying to addr match
 // a filter: the data push their output script carries. That is the 20-byte

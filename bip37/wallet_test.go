@@ -12,19 +12,6 @@ import (
 	"github.com/btcsuite/btcd/wire/v2"
 )
 
-func TestNetwork(t *testing.T) {
-	for name, want := range map[string]string{"mainnet": "mainnet", "testnet": "testnet3", "testnet3": "testnet3",
-		"testnet4": "testnet4", "signet": "signet", "regtest": "regtest", "simnet": "simnet"} {
-		p, err := Network(name)
-		if err != nil || p.Name != want {
-			t.Errorf("Network(%q) = %v, %v, want %s", name, p, err, want)
-		}
-	}
-	if _, err := Network("litecoin"); err == nil {
-		t.Errorf("Network(litecoin) = nil error")
-	}
-}
-
 // walletAddresses returns one address of each type for net, from a fixed
 // key, encoded by btcd.
 func walletAddresses(t *testing.T, net *chaincfg.Params, seed byte) []address.Address {
@@ -62,9 +49,9 @@ func TestWalletFilter(t *testing.T) {
 			if _, ok := a.(*address.AddressPubKey); !ok {
 				s = a.EncodeAddress()
 			}
-			parsed, err := ParseAddress(s, net)
+			parsed, err := address.DecodeAddress(s, net)
 			if err != nil {
-				t.Errorf("%s: ParseAddress(%s) = %v", net.Name, s, err)
+				t.Errorf("%s: address.DecodeAddress(%s) = %v", net.Name, s, err)
 				continue
 			}
 			f, err := NewWalletFilter([]address.Address{parsed}, nil, 1e-6, 0, UpdateAll)
@@ -77,17 +64,6 @@ func TestWalletFilter(t *testing.T) {
 					net.Name, a, f.MatchTx(pay, pay.TxHash()), f.MatchTx(other, other.TxHash()))
 			}
 		}
-	}
-}
-
-func TestParseAddressWrongNetwork(t *testing.T) {
-	for _, a := range walletAddresses(t, &chaincfg.RegressionNetParams, 1)[2:5] {
-		if _, err := ParseAddress(a.EncodeAddress(), &chaincfg.MainNetParams); err == nil {
-			t.Errorf("ParseAddress(%s, mainnet) = nil error", a.EncodeAddress())
-		}
-	}
-	if _, err := ParseAddress("not an address", &chaincfg.MainNetParams); err == nil {
-		t.Errorf("ParseAddress(garbage) = nil error")
 	}
 }
 

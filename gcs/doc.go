@@ -27,7 +27,8 @@
 // Byte-order traps:
 //   - The key is the first 16 bytes of the block hash in internal order, the
 //     order chainhash.Hash holds; RPCs and explorers print hashes reversed
-//     (display order). See [BasicKey], [ParseDisplayHash], [DisplayString].
+//     (display order), as chainhash.Hash's String and chainhash.NewHashFromStr
+//     do. See [BasicKey].
 //   - Filter hashes and headers are computed over internal-order bytes and
 //     printed in display order; filter bytes are never reversed.
 //   - SipHash reads the key as two little-endian uint64 halves; Golomb-Rice

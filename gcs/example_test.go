@@ -30,15 +30,15 @@ func Example() {
 // hashes and filter headers are printed in display order; the key is the
 // first 16 bytes of the hash in internal order.
 func ExampleDecodeBasic() {
-	hash, _ := gcs.ParseDisplayHash("000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943")
+	hash, _ := chainhash.NewHashFromStr("000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943")
 	filter, _ := hex.DecodeString("019dfca8")
-	f, err := gcs.DecodeBasic(hash, filter)
+	f, err := gcs.DecodeBasic(*hash, filter)
 	if err != nil {
 		panic(err)
 	}
 	key := f.Key()
 	fmt.Printf("key %x, N=%d\n", key[:4], f.Len())
-	fmt.Println("header", gcs.DisplayString(f.Header(chainhash.Hash{})))
+	fmt.Println("header", f.Header(chainhash.Hash{}))
 	coinbaseOut, _ := hex.DecodeString("4104678afdb0fe5548271967f1a67130b7105cd6a828e03909a67962e0ea1f61deb649f6bc3f4cef38c4f35504e51ec112de5c384df7ba0b8d578a4c702b6bf11d5fac")
 	fmt.Println(f.Match(coinbaseOut))
 	// Output:
@@ -72,9 +72,9 @@ func ExampleQuery() {
 // implies are checked against a trusted header. Here: testnet blocks 2 and 3
 // of the BIP158 vectors, with the published header of block 3 as checkpoint.
 func ExampleCFHeaders() {
-	prev, _ := gcs.ParseDisplayHash("d7bdac13a59d745b1add0d2ce852f1a0442e8945fc1bf3848d3cbffd88c24fe1")
-	trusted, _ := gcs.ParseDisplayHash("8d63aadf5ab7257cb6d2316a57b16f517bff1c6388f124ec4c04af1212729d2a")
-	msg := &wire.MsgCFHeaders{FilterType: wire.GCSFilterRegular, PrevFilterHeader: prev}
+	prev, _ := chainhash.NewHashFromStr("d7bdac13a59d745b1add0d2ce852f1a0442e8945fc1bf3848d3cbffd88c24fe1")
+	trusted, _ := chainhash.NewHashFromStr("8d63aadf5ab7257cb6d2316a57b16f517bff1c6388f124ec4c04af1212729d2a")
+	msg := &wire.MsgCFHeaders{FilterType: wire.GCSFilterRegular, PrevFilterHeader: *prev}
 	for _, filter := range []string{"0174a170", "016cf7a0"} {
 		b, _ := hex.DecodeString(filter)
 		h := gcs.FilterHash(b)
@@ -84,8 +84,8 @@ func ExampleCFHeaders() {
 	if err != nil {
 		panic(err)
 	}
-	checked, err := gcs.VerifyHeaders(2, headers, gcs.Checkpoint{Height: 3, Header: trusted})
-	fmt.Println(gcs.DisplayString(headers[0]))
+	checked, err := gcs.VerifyHeaders(2, headers, gcs.Checkpoint{Height: 3, Header: *trusted})
+	fmt.Println(headers[0])
 	fmt.Println(checked, err)
 	// Output:
 	// 186afd11ef2b5e7e3504f2e8cbf8df28a1fd251fe53d60dff8b1467d1b386cf0

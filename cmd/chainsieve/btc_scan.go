@@ -12,14 +12,14 @@ import (
 	"github.com/btcsuite/btcd/address/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
-	"github.com/chainsieve/chainsieve/bip37"
 	"github.com/chainsieve/chainsieve/bip37/bloomscan"
+	"github.com/chainsieve/chainsieve/cmd/chainsieve/internal/progress"
 	"github.com/chainsieve/chainsieve/gcs"
 	"github.com/chainsieve/chainsieve/gcs/cfscan"
 	"github.com/chainsieve/chainsieve/gcs/spv"
 )
 
-const btcScanSynopsis = `--peer HOST:PORT --network mainnet|testnet|signet|regtest --mode bip157|bip37
+const btcScanSynopsis = `--peer HOST:PORT --network NETWORK --mode bip157|bip37
        --address ADDR... [--outpoint TXID:N]... [--from HEIGHT] [--to HEIGHT]
        [--checkpoint HEIGHT:FILTERHEADER] [--fp RATE] [--json] [--stats FILE]
 
@@ -58,9 +58,10 @@ func btcScan(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	began := time.Now()
-	p := newProgress(e.stderr)
-	st, err := f.scan(ctx, func(tx spv.Tx) error { p.clear(); return writeBTCTx(e.stdout, tx, f.asJSON) }, p.update)
-	p.clear()
+	line := progress.New(e.stderr)
+	st, err := f.scan(ctx, func(tx spv.Tx) error { line.Clear(); return writeBTCTx(e.stdout, tx, f.asJSON) },
+		func(pr spv.Progress) { line.Draw(pr.Height == pr.To, func() string { return btcProgress(pr) }) })
+	line.Clear()
 	if st.Mode != "" {
 		writeBTCSummary(e.stderr, f, st, time.Since(began))
 	}
@@ -114,7 +115,7 @@ func parseBTCScanFlags(e *env, args []string) (*btcScanFlags, int, bool) {
 	fs := newFlags(e, "btc scan", btcScanSynopsis)
 	var addrs, outpoints listFlag
 	peer := fs.String("peer", "", "the peer to ask, `HOST:PORT` (required)")
-	network := fs.String("network", "", "mainnet, testnet, signet or regtest (required)")
+	network := fs.String("network", "", "the `NETWORK`: "+spv.NetworkNames()+" (required)")
 	mode := fs.String("mode", "", "bip157 (compact filters) or bip37 (Bloom filters) (required)")
 	fs.Var(&addrs, "address", "an address `ADDR` of the wallet (required; repeat for more)")
 	fs.Var(&outpoints, "outpoint", "a coin the wallet holds, `TXID:N` (repeatable)")
@@ -146,7 +147,7 @@ func (f *btcScanFlags) check(pos []string, set map[string]bool, network string, 
 	case f.peer == "":
 		return errors.New("--peer HOST:PORT is required")
 	case network == "":
-		return errors.New("--network is required (mainnet, testnet, signet or regtest)")
+		return fmt.Errorf("--network is required (%s)", spv.NetworkNames())
 	case f.mode != "bip157" && f.mode != "bip37":
 		return fmt.Errorf("--mode %q: want bip157 or bip37", f.mode)
 	case len(addrs) == 0:
@@ -160,11 +161,11 @@ func (f *btcScanFlags) check(pos []string, set map[string]bool, network string, 
 	case set["fp"] && !(f.fp > 0 && f.fp <= 1):
 		return fmt.Errorf("--fp %v: want a rate in (0, 1]", f.fp)
 	}
-	if f.net, err = btcNetwork(network); err != nil {
-		return err
+	if f.net, err = spv.ParseNetwork(network); err != nil {
+		return fmt.Errorf("--network %q: want %s", network, spv.NetworkNames())
 	}
 	for _, a := range addrs {
-		addr, err := bip37.ParseAddress(a, f.net.Params)
+		addr, err := f.net.ParseAddress(a)
 		if err != nil {
 			return fmt.Errorf("--address: %w", err)
 		}
@@ -183,27 +184,13 @@ func (f *btcScanFlags) check(pos []string, set map[string]bool, network string, 
 	return err
 }
 
-// btcNetwork accepts the four networks the command documents.
-func btcNetwork(name string) (*spv.Network, error) {
-	switch name {
-	case "mainnet", "testnet", "signet", "regtest":
-		return spv.ParseNetwork(name)
-	}
-	return nil, fmt.Errorf("--network %q: want mainnet, testnet, signet or regtest", name)
-}
-
-// parseOutPoint reads TXID:N, the txid in display hex.
+// parseOutPoint reads TXID:N, the txid in display hex, with wire's parser.
 func parseOutPoint(s string) (wire.OutPoint, error) {
-	txid, n, ok := strings.Cut(s, ":")
-	h, err := chainhash.NewHashFromStr(txid)
-	if !ok || err != nil || len(txid) != 2*chainhash.HashSize {
-		return wire.OutPoint{}, fmt.Errorf("--outpoint %q: want TXID:N, the txid as 64 hex digits", s)
-	}
-	i, err := strconv.ParseUint(n, 10, 32)
+	op, err := wire.NewOutPointFromString(s)
 	if err != nil {
-		return wire.OutPoint{}, fmt.Errorf("--outpoint %q: output index %q: want 0 to 4294967295", s, n)
+		return wire.OutPoint{}, fmt.Errorf("--outpoint %q: %v (want TXID:N, the txid as 64 hex digits, N from 0 to 4294967295)", s, err)
 	}
-	return wire.OutPoint{Hash: *h, Index: uint32(i)}, nil
+	return *op, nil
 }
 
 // parseCheckpoint reads HEIGHT:FILTERHEADER, the header in display hex.
@@ -213,9 +200,9 @@ func parseCheckpoint(s string) (*gcs.Checkpoint, error) {
 	if !ok || err != nil {
 		return nil, fmt.Errorf("--checkpoint %q: want HEIGHT:FILTERHEADER", s)
 	}
-	fh, err := gcs.ParseDisplayHash(header)
-	if err != nil {
-		return nil, fmt.Errorf("--checkpoint %q: filter header: %v", s, err)
+	fh, err := chainhash.NewHashFromStr(header)
+	if err != nil || len(header) != chainhash.MaxHashStringSize {
+		return nil, fmt.Errorf("--checkpoint %q: filter header %q: want 64 hex digits", s, header)
 	}
-	return &gcs.Checkpoint{Height: uint32(h), Header: fh}, nil
+	return &gcs.Checkpoint{Height: uint32(h), Header: *fh}, nil
 }

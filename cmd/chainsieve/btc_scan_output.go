@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chainsieve/chainsieve/bip37/bloomscan"
+	"github.com/chainsieve/chainsieve/cmd/chainsieve/internal/progress"
 	"github.com/chainsieve/chainsieve/gcs/spv"
 )
 
@@ -169,42 +170,8 @@ func counts(m map[string]spv.Count) map[string]countJS {
 	return out
 }
 
-// progress draws a progress bar on stderr when it is a terminal, at most
-// ten times a second, and nothing otherwise.
-type progress struct {
-	w     io.Writer
-	tty   bool
-	last  time.Time
-	shown bool
-}
-
-func newProgress(w io.Writer) *progress {
-	f, ok := w.(*os.File)
-	tty := false
-	if ok {
-		fi, err := f.Stat()
-		tty = err == nil && fi.Mode()&os.ModeCharDevice != 0
-	}
-	return &progress{w: w, tty: tty}
-}
-
-func (p *progress) update(pr spv.Progress) {
-	if !p.tty || (time.Since(p.last) < 100*time.Millisecond && pr.Height != pr.To) {
-		return
-	}
-	p.last = time.Now()
-	const width = 30
+// btcProgress is the progress line's text for a scan at pr.
+func btcProgress(pr spv.Progress) string {
 	frac := float64(pr.Height-pr.From+1) / float64(pr.To-pr.From+1)
-	n := int(frac * width)
-	fmt.Fprintf(p.w, "\rblock %d of %d..%d [%s%s] %3.0f%%", pr.Height, pr.From, pr.To,
-		strings.Repeat("#", n), strings.Repeat(" ", width-n), 100*frac)
-	p.shown = true
-}
-
-// clear erases the bar before other output.
-func (p *progress) clear() {
-	if p.shown {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.shown = false
-	}
+	return fmt.Sprintf("block %d of %d..%d %s %3.0f%%", pr.Height, pr.From, pr.To, progress.Bar(frac, 30), 100*frac)
 }

@@ -3,16 +3,39 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/btcsuite/btcd/address/v2"
 	"github.com/chainsieve/chainsieve/gcs/spv"
 	"github.com/chainsieve/chainsieve/testvectors/livenode"
 	"github.com/chainsieve/chainsieve/testvectors/spvtest"
 )
+
+// TestBTCScanNetworks: the command accepts every network package spv
+// knows, by its name and testnet3 also as "testnet", with an address of
+// that network.
+func TestBTCScanNetworks(t *testing.T) {
+	names := map[string]*spv.Network{"testnet": spv.Testnet3}
+	for _, n := range spv.Networks() {
+		names[n.Name()] = n
+	}
+	for name, n := range names {
+		a, err := address.NewAddressWitnessPubKeyHash(make([]byte, 20), n.Params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := &env{stdout: io.Discard, stderr: io.Discard}
+		f, code, ok := parseBTCScanFlags(e, []string{"--peer", "127.0.0.1:1", "--network", name, "--mode", "bip157", "--address", a.EncodeAddress()})
+		if !ok || f.net != n {
+			t.Errorf("btc scan --network %s --address %s: exit %d, network %v, want %s", name, a, code, f, n.Name())
+		}
+	}
+}
 
 func TestBTCScanUsage(t *testing.T) {
 	const addr = "mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn"
@@ -29,7 +52,7 @@ func TestBTCScanUsage(t *testing.T) {
 		{append(base, "--mode", "bip157", "--address", "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"), "is not for regtest"},
 		{append(base, "--mode", "bip157", "--address", "nonsense"), `address "nonsense"`},
 		{append(base, "--mode", "bip157", "--address", addr, "--outpoint", "00:1"), `--outpoint "00:1"`},
-		{append(base, "--mode", "bip157", "--address", addr, "--outpoint", strings.Repeat("ab", 32)+":x"), `output index "x"`},
+		{append(base, "--mode", "bip157", "--address", addr, "--outpoint", strings.Repeat("ab", 32)+":x"), `invalid output index`},
 		{append(base, "--mode", "bip157", "--address", addr, "--from", "10", "--to", "5"), "--from 10 --to 5"},
 		{append(base, "--mode", "bip157", "--address", addr, "--from", "-1"), "--from -1"},
 		{append(base, "--mode", "bip157", "--address", addr, "--fp", "0.01"), "--fp applies to --mode bip37 only"},
@@ -182,18 +205,8 @@ func readStats(t *testing.T, path string) btcStatsJSON {
 }
 
 func TestBTCScanProgress(t *testing.T) {
-	var buf strings.Builder
-	p := &progress{w: &buf, tty: true}
-	p.update(spv.Progress{Height: 14, From: 10, To: 19})
-	p.clear()
-	if got, want := buf.String(), "\rblock 14 of 10..19 [###############               ]  50%\r\033[K"; got != want {
-		t.Errorf("progress output = %q, want %q", got, want)
-	}
-	buf.Reset()
-	quiet := newProgress(&buf) // not a terminal
-	quiet.update(spv.Progress{Height: 19, From: 10, To: 19})
-	quiet.clear()
-	if buf.Len() != 0 {
-		t.Errorf("progress on a non-terminal wrote %q", buf.String())
+	got := btcProgress(spv.Progress{Height: 14, From: 10, To: 19})
+	if want := "block 14 of 10..19 [###############...............]  50%"; got != want {
+		t.Errorf("btcProgress(14 of 10..19) = %q, want %q", got, want)
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
+	"github.com/chainsieve/chainsieve/cmd/chainsieve/internal/progress"
 	"github.com/chainsieve/chainsieve/ethlogs/event"
 	"github.com/chainsieve/chainsieve/ethlogs/scan"
 	"github.com/ethereum/go-ethereum/common"
@@ -23,9 +23,9 @@ import (
 func runScan(ctx context.Context, e *env, cfg scan.Config, ev *event.Event, asJSON bool) int {
 	out := bufio.NewWriter(e.stdout)
 	w := logWriter{out: out, ev: ev, json: asJSON}
-	bar := newProgressBar(e.stderr)
+	bar := &ethProgress{line: progress.New(e.stderr)}
 	cfg.Emit = func(logs []*types.Log) error {
-		bar.clear()
+		bar.line.Clear()
 		for _, l := range logs {
 			if err := w.write(l); err != nil {
 				return err
@@ -36,7 +36,7 @@ func runScan(ctx context.Context, e *env, cfg scan.Config, ev *event.Event, asJS
 	cfg.Started = func(st scan.Stats) { printPlan(e.stderr, cfg, st) }
 	cfg.Progress = bar.update
 	st, err := scan.Run(ctx, cfg)
-	bar.clear()
+	bar.line.Clear()
 	if ferr := out.Flush(); err == nil {
 		err = ferr
 	}
@@ -203,52 +203,24 @@ func clipHex(b []byte) string {
 	return hexutil.Encode(b)
 }
 
-// progressBar draws one line on a terminal: phase, bar, blocks per second
-// and time left. It does nothing when stderr is not a terminal.
-type progressBar struct {
-	w     io.Writer
-	on    bool
-	last  time.Time
-	drawn bool
+// ethProgress follows a scan's phases for its progress line: phase, bar,
+// blocks per second within the phase and time left.
+type ethProgress struct {
+	line  *progress.Line
 	phase string
 	start time.Duration
 }
 
-func newProgressBar(w io.Writer) *progressBar {
-	f, ok := w.(*os.File)
-	on := false
-	if ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			on = true
-		}
-	}
-	return &progressBar{w: w, on: on}
-}
-
-func (p *progressBar) update(pr scan.Progress) {
-	if !p.on {
-		return
-	}
+func (p *ethProgress) update(pr scan.Progress) {
 	if pr.Phase != p.phase {
 		p.phase, p.start = pr.Phase, pr.Elapsed
 	}
-	if time.Since(p.last) < 100*time.Millisecond && pr.Done < pr.Total {
-		return
-	}
-	p.last = time.Now()
-	const width = 30
-	filled := int(float64(width) * float64(pr.Done) / float64(max(pr.Total, 1)))
-	secs := (pr.Elapsed - p.start).Seconds()
-	rate := float64(pr.Done) / max(secs, 1e-3)
-	eta := time.Duration(float64(pr.Total-pr.Done)/max(rate, 1e-9)) * time.Second
-	fmt.Fprintf(p.w, "\r\033[K%-8s [%s%s] %d/%d blocks, %.0f blocks/s, ETA %v",
-		pr.Phase, strings.Repeat("#", filled), strings.Repeat(".", width-filled), pr.Done, pr.Total, rate, eta.Round(time.Second))
-	p.drawn = true
+	p.line.Draw(pr.Done >= pr.Total, func() string { return p.text(pr) })
 }
 
-func (p *progressBar) clear() {
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.drawn = false
-	}
+func (p *ethProgress) text(pr scan.Progress) string {
+	rate := float64(pr.Done) / max((pr.Elapsed-p.start).Seconds(), 1e-3)
+	eta := time.Duration(float64(pr.Total-pr.Done)/max(rate, 1e-9)) * time.Second
+	return fmt.Sprintf("%-8s %s %d/%d blocks, %.0f blocks/s, ETA %v", pr.Phase,
+		progress.Bar(float64(pr.Done)/float64(max(pr.Total, 1)), 30), pr.Done, pr.Total, rate, eta.Round(time.Second))
 }

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chainsieve/chainsieve/cmd/chainsieve/internal/progress"
 	"github.com/chainsieve/chainsieve/ethlogs"
 	"github.com/chainsieve/chainsieve/ethlogs/scan"
 	"github.com/chainsieve/chainsieve/ethlogs/scan/demo"
@@ -209,5 +212,17 @@ func TestEthScanInterruptResume(t *testing.T) {
 	}
 	if first.String()+rest != full {
 		t.Errorf("interrupted (%d lines) + resumed (%d lines) != one scan (%d lines)", len(splitLines(first.String())), len(splitLines(rest)), len(splitLines(full)))
+	}
+}
+
+// TestEthScanProgress: the rate counts from the start of the phase.
+func TestEthScanProgress(t *testing.T) {
+	p := &ethProgress{line: progress.New(io.Discard)}
+	p.update(scan.Progress{Phase: "headers", Done: 100, Total: 100, Elapsed: 3 * time.Second})
+	pr := scan.Progress{Phase: "receipts", Done: 50, Total: 100, Elapsed: 5 * time.Second}
+	p.update(pr)
+	pr.Elapsed = 7 * time.Second
+	if got, want := p.text(pr), "receipts [###############...............] 50/100 blocks, 25 blocks/s, ETA 2s"; got != want {
+		t.Errorf("progress text 2 s into the receipts = %q, want %q", got, want)
 	}
 }

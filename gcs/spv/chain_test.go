@@ -208,21 +208,6 @@ func TestChainRulesCheckpoints(t *testing.T) {
 	}
 }
 
-func TestParseNetwork(t *testing.T) {
-	for name, want := range map[string]string{"mainnet": "mainnet", "testnet": "testnet3", "testnet4": "testnet4", "signet": "signet", "regtest": "regtest"} {
-		n, err := ParseNetwork(name)
-		if err != nil || n.Name() != want {
-			t.Errorf("ParseNetwork(%q) = %v, %v, want %s", name, n, err, want)
-		}
-		if _, err := NewChain(n); err != nil {
-			t.Errorf("NewChain(%s) = %v", name, err)
-		}
-	}
-	if _, err := ParseNetwork("litecoin"); err == nil {
-		t.Errorf("ParseNetwork(litecoin) = nil error")
-	}
-}
-
 // BenchmarkChainConnect measures header verification: linkage, proof of
 // work and btcd's contextual checks, per header of 2,000-header batches
 // (a headers message).

@@ -3,7 +3,6 @@ package verify
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
@@ -190,28 +189,18 @@ func insert(f *bip37.Filter, in testvectors.BIP37Insert) error {
 		}
 		f.AddHash(*h)
 	case in.As == "outpoint" && in.Display != "":
-		op, err := parseOutPoint(in.Display)
+		op, err := wire.NewOutPointFromString(in.Display)
 		if err != nil {
-			return err
+			return fmt.Errorf("outpoint %q: %v", in.Display, err)
 		}
-		if b := outPointBytes(op); !bytes.Equal(b, in.Element) {
+		if b := outPointBytes(*op); !bytes.Equal(b, in.Element) {
 			return fmt.Errorf("outpoint %s serialises as %x, the file says %x", in.Display, b, []byte(in.Element))
 		}
-		f.AddOutPoint(op)
+		f.AddOutPoint(*op)
 	default:
 		f.Add(in.Element)
 	}
 	return nil
-}
-
-func parseOutPoint(s string) (wire.OutPoint, error) {
-	hash, index, ok := strings.Cut(s, ":")
-	h, err := chainhash.NewHashFromStr(hash)
-	n, err2 := strconv.ParseUint(index, 10, 32)
-	if !ok || err != nil || err2 != nil {
-		return wire.OutPoint{}, fmt.Errorf("outpoint %q, want txid:index", s)
-	}
-	return wire.OutPoint{Hash: *h, Index: uint32(n)}, nil
 }
 
 func outPointBytes(op wire.OutPoint) []byte {

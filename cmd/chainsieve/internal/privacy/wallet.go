@@ -10,6 +10,7 @@ import (
 	"github.com/btcsuite/btcd/address/v2"
 	"github.com/btcsuite/btcd/btcec/v2"
 	"github.com/chainsieve/chainsieve/bip37"
+	"github.com/chainsieve/chainsieve/gcs/spv"
 )
 
 // Key is one wallet entry as the elements its BIP37 filter holds: a public
@@ -36,10 +37,6 @@ func syntheticWallet(r *rand.Rand, n int) []Key {
 	}
 	return keys
 }
-
-// networks are tried in order for each wallet line; testnet, signet and
-// regtest share base58 versions, so the first that decodes is as good as any.
-var networks = []string{"mainnet", "testnet", "testnet4", "signet", "regtest"}
 
 // ParseWallet reads a wallet file: one entry per line, either a hex public
 // key (33 or 65 bytes; both the key and its hash160 go into the filter, as
@@ -71,10 +68,11 @@ func ParseWallet(r io.Reader) ([]Key, error) {
 
 func parseKey(s string) (Key, error) {
 	var err error
-	for _, name := range networks {
-		net, _ := bip37.Network(name) // the names are bip37's own
+	// Testnet, signet and regtest share base58 versions, so the first
+	// network that decodes the address is as good as any.
+	for _, net := range spv.Networks() {
 		var a address.Address
-		if a, err = bip37.ParseAddress(s, net); err != nil {
+		if a, err = net.ParseAddress(s); err != nil {
 			continue
 		}
 		e, err := bip37.AddressElement(a)
