@@ -40,6 +40,19 @@ func (f *Filter) FalsePositiveRate(elements float64) float64 {
 	return bloom.FalsePositiveRate(float64(len(f.data)*8), float64(f.hashFuncs), elements)
 }
 
+// FilledFalsePositiveRate returns the false-positive rate of the filter as
+// its bits stand, [bloom.FilledFalsePositiveRate]: a non-member tests
+// positive when all k of its positions fall on set bits, fill^k. It is
+// exact for this filter when those positions are uniform, as MurmurHash3
+// under k seeds behaves. It returns 1 for a filter that matches everything.
+func (f *Filter) FilledFalsePositiveRate() float64 {
+	if f.MatchesAll() {
+		return 1
+	}
+	m := float64(len(f.data) * 8)
+	return bloom.FilledFalsePositiveRate(m, float64(f.hashFuncs), float64(bitset.LittleEndian(f.data).Count()))
+}
+
 // Merge inserts every element of g into f by a bitwise or, so that f matches
 // what either filter matched. The filters must agree on size, hash
 // functions, tweak and flags; otherwise Merge returns an error and leaves f

@@ -24,10 +24,13 @@ func TestStats(t *testing.T) {
 	if p := f.FalsePositiveRate(1000); p < 0.008 || p > 0.012 {
 		t.Errorf("FalsePositiveRate(1000) = %v, want about 0.01", p)
 	}
+	if p, want := f.FilledFalsePositiveRate(), math.Pow(f.Fill(), float64(f.HashFuncs())); p != want {
+		t.Errorf("FilledFalsePositiveRate() = %v, want Fill^k = %v", p, want)
+	}
 	all, _ := Load(nil, 0, 0, UpdateNone)
-	if all.Fill() != 1 || !math.IsInf(all.EstimatedCount(), 1) || all.FalsePositiveRate(0) != 1 {
-		t.Errorf("match-all filter: Fill %v, EstimatedCount %v, FalsePositiveRate %v, want 1, +Inf, 1",
-			all.Fill(), all.EstimatedCount(), all.FalsePositiveRate(0))
+	if all.Fill() != 1 || !math.IsInf(all.EstimatedCount(), 1) || all.FalsePositiveRate(0) != 1 || all.FilledFalsePositiveRate() != 1 {
+		t.Errorf("match-all filter: Fill %v, EstimatedCount %v, FalsePositiveRate %v, FilledFalsePositiveRate %v, want 1, +Inf, 1, 1",
+			all.Fill(), all.EstimatedCount(), all.FalsePositiveRate(0), all.FilledFalsePositiveRate())
 	}
 }
 

@@ -68,6 +68,40 @@ func (b *Builder) BuildBasic(block *wire.MsgBlock, prevOutScripts [][]byte) (Fil
 	return f, err
 }
 
+// CheckBasic builds the basic filter of block (see [BuildBasic]) and
+// compares it with want, the basic filter a peer served or a file published
+// for the block: what a node holding the spent scripts, or a test of a
+// vector, does to check a filter byte for byte. It returns the filter it
+// built, also when that differs from want; the error then names the block
+// and the first byte that differs.
+func CheckBasic(block *wire.MsgBlock, prevOutScripts [][]byte, want []byte) (Filter, error) {
+	f, err := BuildBasic(block, prevOutScripts)
+	if err != nil {
+		return Filter{}, err
+	}
+	got := f.Bytes()
+	if i := firstDifference(got, want); i >= 0 {
+		return f, fmt.Errorf("gcs: block %s: the basic filter built from the block (%d bytes) differs from the one given (%d bytes) at byte %d",
+			block.BlockHash(), len(got), len(want), i)
+	}
+	return f, nil
+}
+
+// firstDifference returns the offset of the first byte at which a and b
+// differ, the shorter length if one is a prefix of the other, or -1 if they
+// are equal.
+func firstDifference(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}
+
 // DecodeBasic decodes the basic filter of the block with hash blockHash
 // (internal order), as strictly as [Decode].
 func DecodeBasic(blockHash chainhash.Hash, data []byte) (Filter, error) {

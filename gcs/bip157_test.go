@@ -2,6 +2,7 @@ package gcs
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -166,5 +167,42 @@ func TestBasicElements(t *testing.T) {
 	}
 	if _, err := BasicElements(nil, block, [][]byte{{1}}); err == nil || !strings.Contains(err.Error(), "2 inputs after its coinbase, but 1") {
 		t.Errorf("BasicElements(one script for two inputs) = %v, want a count error", err)
+	}
+}
+
+func TestCheckBasic(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 0))
+	block, scripts := randomBlock(r)
+	for len(scripts) == 0 {
+		block, scripts = randomBlock(r)
+	}
+	built, err := BuildBasic(block, scripts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := built.Bytes()
+	if f, err := CheckBasic(block, scripts, good); err != nil || !bytes.Equal(f.Bytes(), good) {
+		t.Fatalf("CheckBasic(the block's own filter) = %x, %v, want it back and no error", f.Bytes(), err)
+	}
+	flipped := append([]byte(nil), good...)
+	flipped[2] ^= 1
+	for _, tt := range []struct {
+		want []byte
+		at   string
+	}{
+		{flipped, "at byte 2"},
+		{good[:len(good)-1], fmt.Sprintf("at byte %d", len(good)-1)},
+		{append(append([]byte(nil), good...), 0), fmt.Sprintf("at byte %d", len(good))},
+	} {
+		f, err := CheckBasic(block, scripts, tt.want)
+		if err == nil || !strings.Contains(err.Error(), tt.at) || !strings.Contains(err.Error(), block.BlockHash().String()) {
+			t.Errorf("CheckBasic(a filter differing %s) = %v, want an error naming the block and the byte", tt.at, err)
+		}
+		if !bytes.Equal(f.Bytes(), good) {
+			t.Errorf("CheckBasic(a filter differing %s) returned %x, want the built filter %x", tt.at, f.Bytes(), good)
+		}
+	}
+	if _, err := CheckBasic(block, scripts[1:], good); err == nil {
+		t.Errorf("CheckBasic(one spent script short) = nil error")
 	}
 }

@@ -66,3 +66,13 @@ func EstimatedCount(m, k, x float64) float64 {
 func FilledFalsePositiveRate(m, k, x float64) float64 {
 	return math.Pow(x/m, k)
 }
+
+// ExpectedFill returns the expected fraction of m bits set once n elements
+// are added with k hash functions, every position uniform and independent:
+// 1 - (1 - 1/m)^(k·n). It is exact for that model; [FalsePositiveRate] uses
+// its large-m limit 1 - e^(-k·n/m). Raised to the k-th power it is the
+// false-positive rate of a filter whose fill is the expected one
+// ([FilledFalsePositiveRate]).
+func ExpectedFill(m, k, n float64) float64 {
+	return -math.Expm1(k * n * math.Log1p(-1/m))
+}

@@ -78,3 +78,22 @@ func TestArithmeticInverses(t *testing.T) {
 		}
 	}
 }
+
+func TestExpectedFill(t *testing.T) {
+	tests := []struct{ m, k, n, want float64 }{
+		{2, 1, 1, 0.5},        // one bit of two
+		{4, 2, 1, 1 - 9.0/16}, // 1 - (3/4)^2
+		{10, 3, 0, 0},
+		{1, 5, 1, 1},
+	}
+	for _, tt := range tests {
+		if got := ExpectedFill(tt.m, tt.k, tt.n); !near(got, tt.want, 1e-12) {
+			t.Errorf("ExpectedFill(%g, %g, %g) = %g, want %g", tt.m, tt.k, tt.n, got, tt.want)
+		}
+	}
+	// For large m it tends to the 1 - e^(-k·n/m) of FalsePositiveRate.
+	m, k, n := 1e9, 7.0, 1e8
+	if got, want := math.Pow(ExpectedFill(m, k, n), k), FalsePositiveRate(m, k, n); !near(got, want, 1e-8) {
+		t.Errorf("ExpectedFill(1e9, 7, 1e8)^7 = %g, want about FalsePositiveRate = %g", got, want)
+	}
+}

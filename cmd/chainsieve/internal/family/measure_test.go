@@ -56,11 +56,3 @@ func TestMeasureErrors(t *testing.T) {
 		t.Errorf(`Lookup("quotient") succeeded, want an error`)
 	}
 }
-
-func TestRiceParameter(t *testing.T) {
-	// BIP 158 pairs P = 19 with M = 784931 = 1.497137·2^19, an M for which
-	// P = 19 is the best Rice parameter.
-	if got := RiceParameter(784931); got != 19 {
-		t.Errorf("RiceParameter(784931) = %d, want 19", got)
-	}
-}

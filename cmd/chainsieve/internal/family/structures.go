@@ -166,7 +166,7 @@ type gcsF struct {
 
 func newGCS(n uint64, eps float64) (filter, error) {
 	m := uint64(math.Round(1 / eps))
-	return &gcsF{p: gcs.Params{P: RiceParameter(float64(m)), M: m}}, nil
+	return &gcsF{p: gcs.Params{P: gcs.RiceParameter(float64(m)), M: m}}, nil
 }
 
 func (g *gcsF) build(els [][]byte) error {
@@ -181,29 +181,6 @@ func (g *gcsF) params() string        { return fmt.Sprintf("P=%d, M=%d", g.p.P, 
 
 func (g *gcsF) countPositives(items [][]byte) int {
 	return len(gcs.NewQuery(items).Matches(nil, &g.f))
-}
-
-// RiceParameter returns the Golomb-Rice parameter P that minimises the
-// expected code length for geometric deltas of mean m.
-func RiceParameter(m float64) uint8 {
-	best := uint8(1)
-	for p := uint8(2); p <= 32; p++ {
-		if RiceBits(p, m) < RiceBits(best, m) {
-			best = p
-		}
-	}
-	return best
-}
-
-// RiceBits is the expected Golomb-Rice code length, in bits, of the delta
-// between consecutive values of a set hashed into [0, N·M): P remainder
-// bits, one stop bit, and ⌊d/2^P⌋ unary ones, whose mean is
-// M·(e^(1/M) − 1)·r/(1 − r) with r = e^(−2^P/M) (the gaps of a Poisson
-// process of rate 1/M; docs/privacy.md derives it). It excludes the
-// filter's CompactSize prefix and padding.
-func RiceBits(p uint8, m float64) float64 {
-	r := math.Exp(-math.Ldexp(1, int(p)) / m)
-	return float64(p) + 1 + m*math.Expm1(1/m)*r/(1-r)
 }
 
 var errNoElements = errors.New("family: n must be at least 1")

@@ -100,7 +100,7 @@ func bitsQuantities(in *inputs, blocks []basicBlock) ([]Quantity, error) {
 		}
 	}
 	return []Quantity{
-		{ID: "bip158.bits_theory", Label: "bits per element, Golomb-Rice expectation", Value: Num(golombRiceBits(gcs.BasicP, basicM)), Kind: Computed,
+		{ID: "bip158.bits_theory", Label: "bits per element, Golomb-Rice expectation", Value: Num(gcs.RiceBits(gcs.BasicP, basicM)), Kind: Computed,
 			Model: "P + 1 + r/(1-r), r = (1 - 1/M)^(2^P), for geometric deltas of mean M; excludes the N prefix and padding", Source: srcGolomb},
 		{ID: "bip158.bits_entropy", Label: "bits per element, entropy of the deltas", Value: Num(geometricEntropy(basicM)), Kind: Computed,
 			Model: "what any code of the geometric deltas needs at least", Source: srcGolomb},

@@ -58,7 +58,7 @@ func analyseBIP37(in *inputs) (*bip37Analysis, error) {
 		}
 	}
 	for _, f := range fs {
-		a.rates = append(a.rates, fillFPRate(f))
+		a.rates = append(a.rates, f.FilledFalsePositiveRate())
 	}
 	a.hits = sampleHits(fs[0], stream(in.cfg.Seed, "bip37 candidates"), fpSamples)
 	return a, nil

@@ -39,7 +39,7 @@ func measureBits(seed uint64, eps float64) (bitsRow, error) {
 	for _, e := range els {
 		f37.Add(e)
 	}
-	row.bip37Bits, row.bip37 = 8*float64(f37.Size())/bitsN, fillFPRate(f37)
+	row.bip37Bits, row.bip37 = 8*float64(f37.Size())/bitsN, f37.FilledFalsePositiveRate()
 	for _, s := range family.Structures() {
 		res, err := family.Measure(s, family.Config{N: bitsN, Eps: eps, Seed: r.Uint64()})
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/chainsieve/chainsieve/bip37"
+	"github.com/chainsieve/chainsieve/core/bloom"
 )
 
 // bitcoinj's historical wallet policy (Wallet.getBloomFilter, PeerGroup):
@@ -41,26 +42,10 @@ func newBitcoinjFilter(elements uint32, fpRate float64, tweak uint32) (*bip37.Fi
 	return bip37.Load(make([]byte, size), bitcoinjHashFuncs(size, elements), tweak, bip37.UpdateP2PubKeyOnly)
 }
 
-// expectedFill returns the expected fraction of m bits set after n elements
-// are inserted with k hash functions each, every position uniform and
-// independent: 1 - (1 - 1/m)^(k·n). It is exact for that model; the common
-// 1 - e^(-k·n/m) is its large-m limit.
-func expectedFill(m, k, n float64) float64 {
-	return -math.Expm1(k * n * math.Log1p(-1/m))
-}
-
-// expectedFPRate returns expectedFill^k, the false-positive rate of a filter
-// whose fill is the expected one. The exact mean over random filters,
-// E[(X/m)^k], is larger by a Jensen gap of relative size about
+// expectedFPRate returns the false-positive rate of a filter whose fill is
+// the expected one, [bloom.ExpectedFill]^k. The exact mean over random
+// filters, E[(X/m)^k], is larger by a Jensen gap of relative size about
 // k(k-1)·Var(X/m)/(2·fill²), below 0.1 % for the filters here.
 func expectedFPRate(m, k, n float64) float64 {
-	return math.Pow(expectedFill(m, k, n), k)
-}
-
-// fillFPRate returns the false-positive rate of a given filter: a random
-// element tests positive when all k of its uniform positions fall on set
-// bits, probability fill^k. It is exact given the filter (positions drawn
-// with replacement, as MurmurHash3 under k seeds behaves).
-func fillFPRate(f *bip37.Filter) float64 {
-	return math.Pow(f.Fill(), float64(f.HashFuncs()))
+	return math.Pow(bloom.ExpectedFill(m, k, n), k)
 }

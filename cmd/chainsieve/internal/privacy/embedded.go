@@ -8,6 +8,7 @@ import (
 
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/chainsieve/chainsieve/bip37"
+	"github.com/chainsieve/chainsieve/core/compactsize"
 	"github.com/chainsieve/chainsieve/ethlogs"
 	"github.com/chainsieve/chainsieve/gcs"
 	"github.com/chainsieve/chainsieve/testvectors"
@@ -32,15 +33,7 @@ type basicBlock struct {
 }
 
 // prefixBytes returns the length of the filter's CompactSize N.
-func (b basicBlock) prefixBytes() int {
-	switch {
-	case b.n < 0xfd:
-		return 1
-	case b.n <= 0xffff:
-		return 3
-	}
-	return 5
-}
+func (b basicBlock) prefixBytes() int { return compactsize.Len(uint64(b.n)) }
 
 // basicBlocks returns the official BIP158 testnet blocks (bip158/testnet-19.json).
 func basicBlocks() ([]basicBlock, error) {
@@ -72,12 +65,9 @@ func rebuildBasic(name string, raw testvectors.Hex, prev []testvectors.Hex, publ
 	for i, s := range prev {
 		scripts[i] = s
 	}
-	f, err := gcs.BuildBasic(&block, scripts)
+	f, err := gcs.CheckBasic(&block, scripts, published)
 	if err != nil {
 		return basicBlock{}, fmt.Errorf("privacy: %s: %w", name, err)
-	}
-	if !bytes.Equal(f.Bytes(), published) {
-		return basicBlock{}, fmt.Errorf("privacy: %s: rebuilt filter differs from the published one", name)
 	}
 	return basicBlock{name: name, blockBytes: len(raw), n: f.Len(), filterBytes: len(f.Bytes())}, nil
 }

@@ -25,8 +25,10 @@ type ethStats struct {
 	fill, sampled float64
 }
 
-func (e ethStats) fp1() float64 { return math.Pow(e.fill, ethHashes) }
-func (e ethStats) fp2() float64 { return math.Pow(e.fill, 2*ethHashes) }
+// fp1 is the block's rate for one value, fill³ (ethlogs.Bloom's
+// FalsePositiveRate); fp2 for an address AND a topic, fill⁶.
+func (e ethStats) fp1() float64 { return e.bloom.FalsePositiveRate() }
+func (e ethStats) fp2() float64 { return e.fp1() * e.fp1() }
 
 // fpWallet is the rate at which the block's bloom passes a query for any of
 // n values none of which it holds: 1 - (1 - fill³)^n.
@@ -179,7 +181,7 @@ func ethTable(blocks []ethStats) Table {
 	for _, b := range blocks {
 		counted, predicted := math.NaN(), math.NaN()
 		if b.distinct > 0 {
-			counted, predicted = float64(b.distinct), expectedFill(ethBits, ethHashes, float64(b.distinct))
+			counted, predicted = float64(b.distinct), bloom.ExpectedFill(ethBits, ethHashes, float64(b.distinct))
 		}
 		est := bloom.EstimatedCount(ethBits, ethHashes, b.fill*ethBits)
 		t.Rows = append(t.Rows, []Cell{textCell(strconv.FormatUint(b.number, 10)), numCell(float64(b.logs)), numCell(b.fill),

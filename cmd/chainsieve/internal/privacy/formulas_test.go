@@ -55,18 +55,7 @@ func TestBitcoinjHashFuncsBtcd(t *testing.T) {
 	}
 }
 
-func TestExpectedFill(t *testing.T) {
-	tests := []struct{ m, k, n, want float64 }{
-		{2, 1, 1, 0.5},
-		{4, 2, 1, 1 - 9.0/16},
-		{10, 3, 0, 0},
-		{1, 5, 1, 1},
-	}
-	for _, tt := range tests {
-		if got := expectedFill(tt.m, tt.k, tt.n); !near(got, tt.want, 1e-12) && got != tt.want {
-			t.Errorf("expectedFill(%g, %g, %g) = %g, want %g", tt.m, tt.k, tt.n, got, tt.want)
-		}
-	}
+func TestExpectedFPRate(t *testing.T) {
 	// Nick's filter: 10,152 bits, 10 functions, 542 elements.
 	if got, want := expectedFPRate(10152, 10, 542), 1.468177969993563e-4; !near(got, want, 1e-9) {
 		t.Errorf("expectedFPRate(10152, 10, 542) = %g, want %g", got, want)
@@ -74,7 +63,7 @@ func TestExpectedFill(t *testing.T) {
 }
 
 // deltaLaw returns P(d = j) under the limit law of the deltas (see
-// golombRiceBits): 1 - a at 0, a(1-s)s^(j-1) from 1 on.
+// gcsmodel.go): 1 - a at 0, a(1-s)s^(j-1) from 1 on.
 func deltaLaw(m float64, j int) float64 {
 	s := math.Exp(-1 / m)
 	a := m * (1 - s)
@@ -82,34 +71,6 @@ func deltaLaw(m float64, j int) float64 {
 		return 1 - a
 	}
 	return a * (1 - s) * math.Pow(s, float64(j-1))
-}
-
-func TestGolombRiceBits(t *testing.T) {
-	// The closed form against a direct sum of P(d)·length(d).
-	for _, c := range []struct {
-		p uint8
-		m float64
-	}{{2, 5}, {3, 10}, {10, 1533}, {19, 784931}} {
-		sum, s := deltaLaw(c.m, 0)*float64(c.p+1), math.Exp(-1/c.m)
-		pd := deltaLaw(c.m, 1)
-		for j := 1; j < int(40*c.m); j++ { // the tail beyond is below e^-40
-			sum += pd * (float64(c.p) + 1 + float64(j>>c.p))
-			pd *= s
-		}
-		if got := golombRiceBits(c.p, c.m); !near(got, sum, 1e-8) {
-			t.Errorf("golombRiceBits(%d, %g) = %.10f, want %.10f (direct sum)", c.p, c.m, got, sum)
-		}
-	}
-	// Independent evaluations (Python, double precision).
-	for _, c := range []struct {
-		p    uint8
-		m    float64
-		want float64
-	}{{19, 784931, 21.052389992914748}, {3, 10, 4.858159165724623}, {10, 1533, 12.052668291711656}} {
-		if got := golombRiceBits(c.p, c.m); !near(got, c.want, 1e-10) {
-			t.Errorf("golombRiceBits(%d, %g) = %.12f, want %.12f", c.p, c.m, got, c.want)
-		}
-	}
 }
 
 func TestGeometricEntropy(t *testing.T) {

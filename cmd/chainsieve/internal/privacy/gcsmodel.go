@@ -1,27 +1,11 @@
 package privacy
 
-import (
-	"math"
+import "math"
 
-	"github.com/chainsieve/chainsieve/cmd/chainsieve/internal/family"
-)
-
-// The deltas between N sorted values drawn uniformly from [0, N·M) tend,
-// as N grows, to the gaps of a Poisson process of rate 1/M on the
-// integers with ties in random order: a delta is 0 with probability 1 - a
-// (another value shares the position and sorts after), and otherwise
-// P(d >= j) = a·s^(j-1) for j >= 1, with s = e^(-1/M) and
-// a = M·(1 - s). For BIP158's M this is the geometric law of mean M to
-// within 1e-6 bits; at small M (10, say) the two differ by a tenth of a bit
-// and only this one matches what package gcs builds.
-
-// golombRiceBits returns the expected length in bits of the Golomb-Rice
-// code with P remainder bits of such a delta: P bits of remainder, a stop
-// bit, and ⌊d/2^P⌋ unary ones, whose mean is Σ_{i>=1} P(d >= i·2^P) =
-// M·(e^(1/M) - 1)·r/(1-r) with r = e^(-2^P/M). It excludes the filter's
-// CompactSize prefix and final padding. Package family sizes its
-// Golomb-coded sets with the same function.
-func golombRiceBits(p uint8, m float64) float64 { return family.RiceBits(p, m) }
+// The deltas between the sorted values of a set follow the limit law
+// package gcs describes beside gcs.RiceBits: 0 with probability 1 - a,
+// otherwise P(d >= j) = a·s^(j-1) for j >= 1, with s = e^(-1/M) and
+// a = M·(1 - s).
 
 // geometricEntropy returns the entropy in bits of that delta, the least any
 // code for the deltas can spend per element on average:

@@ -62,7 +62,7 @@ func recoveryPoint(keys []Key, c recoveryCurve, candidates float64, tweaks *rand
 	}
 	rates := make([]float64, len(fs))
 	for i, f := range fs {
-		rates[i] = fillFPRate(f)
+		rates[i] = f.FilledFalsePositiveRate()
 	}
 	p := intersectionRate(rates)
 	if c.pair {

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/chainsieve/chainsieve/core/bloom"
 )
 
 // defaultConfig is the command's default configuration.
@@ -257,7 +259,7 @@ func TestEthPredictedFill(t *testing.T) {
 		if b.distinct == 0 {
 			continue
 		}
-		want := expectedFill(ethBits, ethHashes, float64(b.distinct))
+		want := bloom.ExpectedFill(ethBits, ethHashes, float64(b.distinct))
 		within(t, "fill of block "+itoa(b.number), b.fill, want, math.Sqrt(want*(1-want)/ethBits))
 		checked++
 	}

@@ -2,9 +2,9 @@ package privacy
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/chainsieve/chainsieve/bip37"
+	"github.com/chainsieve/chainsieve/core/bloom"
 	"github.com/chainsieve/chainsieve/gcs"
 )
 
@@ -31,7 +31,7 @@ func newNickFilter() (nickFilter, error) {
 	}
 	f.k = bitcoinjHashFuncs(f.size, f.elements)
 	m, k, n := float64(8*f.size), float64(f.k), float64(2*nickKeys)
-	f.fp, f.fpExp = expectedFPRate(m, k, n), math.Pow(-math.Expm1(-k*n/m), k)
+	f.fp, f.fpExp = expectedFPRate(m, k, n), bloom.FalsePositiveRate(m, k, n)
 	f.pair, f.pairFP = f.fp*f.fp, nickCandidates*f.fp*f.fp
 	return f, nil
 }
@@ -77,7 +77,7 @@ func nickReproductions(f nickFilter) []Reproduction {
 // expectation and with what the embedded data measure.
 func bip158Reproductions(in *inputs, r *Report) []Reproduction {
 	src := srcBIP158 + "; figures as quoted in chainsieve issue 8"
-	theory := golombRiceBits(gcs.BasicP, basicM)
+	theory := gcs.RiceBits(gcs.BasicP, basicM)
 	measured := r.quantity("bip158.bits_core_bench")
 	testnet := r.quantity("bip158.bits_testnet")
 	random := r.quantity("bip158.bits_random")

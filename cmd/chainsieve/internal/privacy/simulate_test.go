@@ -14,6 +14,7 @@ import (
 
 	"github.com/btcsuite/btcd/address/v2"
 	"github.com/chainsieve/chainsieve/bip37"
+	"github.com/chainsieve/chainsieve/core/bloom"
 	"github.com/chainsieve/chainsieve/ethlogs"
 	"github.com/chainsieve/chainsieve/gcs"
 )
@@ -74,7 +75,7 @@ func TestFillRateSimulated(t *testing.T) {
 	r := stream(11, "test fill rate")
 	f := fullFilter(t, r, 1000, 0.02)
 	const n = 200000
-	p := fillFPRate(f)
+	p := f.FilledFalsePositiveRate()
 	within(t, "false-positive rate of a built filter", float64(sampleHits(f, r, n))/n, p, binomialSE(p, n))
 }
 
@@ -88,7 +89,7 @@ func TestExpectedFillSimulated(t *testing.T) {
 		fills[i] = filterOf(t, r, m/8, k, randomElements(r, n, 20)).Fill()
 	}
 	mean, sd := meanSD(fills)
-	within(t, "mean fill", mean, expectedFill(m, k, n), sd/math.Sqrt(filters))
+	within(t, "mean fill", mean, bloom.ExpectedFill(m, k, n), sd/math.Sqrt(filters))
 }
 
 func meanSD(xs []float64) (mean, sd float64) {
@@ -114,7 +115,7 @@ func TestPairRateSimulated(t *testing.T) {
 			hits++
 		}
 	}
-	p := fillFPRate(f)
+	p := f.FilledFalsePositiveRate()
 	within(t, "pair rate", float64(hits)/n, p*p, binomialSE(p*p, n))
 }
 
@@ -139,7 +140,7 @@ func TestRecoverySimulated(t *testing.T) {
 		guessOne += b2f(r.Float64()*(3+fp) < 3)
 		guessAll += b2f(picksAllTrue(r, 3, fp))
 	}
-	p := fillFPRate(f)
+	p := f.FilledFalsePositiveRate()
 	within(t, "E[F]", falseSum/trials, others*p, math.Sqrt(others*p*(1-p)/trials))
 	pz := noFalseProbability(others, p)
 	within(t, "P(F = 0)", noFalse/trials, pz, binomialSE(pz, trials))
@@ -185,7 +186,7 @@ func TestIntersectionSimulated(t *testing.T) {
 			hits++
 		}
 	}
-	p := intersectionRate([]float64{fillFPRate(fs[0]), fillFPRate(fs[1])})
+	p := intersectionRate([]float64{fs[0].FilledFalsePositiveRate(), fs[1].FilledFalsePositiveRate()})
 	within(t, "intersection rate", float64(hits)/n, p, binomialSE(p, n))
 }
 
@@ -241,7 +242,7 @@ func TestGolombRiceLengthSimulated(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := golombRiceBits(p.P, float64(p.M)); math.Abs(got-want) > 0.03 {
+		if want := gcs.RiceBits(p.P, float64(p.M)); math.Abs(got-want) > 0.03 {
 			t.Errorf("bits per element of a random set at P=%d, M=%d = %.4f, want %.4f ± 0.03", p.P, p.M, got, want)
 		}
 	}
