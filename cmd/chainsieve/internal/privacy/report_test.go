@@ -96,7 +96,12 @@ func findReproduction(r *Report, id string) (Reproduction, bool) {
 	return Reproduction{}, false
 }
 
+// TestReportDeterministic builds three reports (about 6 s on two cores), so
+// it runs only without -short.
 func TestReportDeterministic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three report builds; run without -short")
+	}
 	cfg := defaultConfig()
 	cfg.Addresses = 20
 	a, b := files(t, build(t, cfg)), files(t, build(t, cfg))
