@@ -1,5 +1,7 @@
 // Package spv is the part of a Bitcoin light client that does not depend
-// on how it filters blocks: a P2P session with one peer, the peer's
+// on how it filters blocks: the networks it can follow ([Network], the one
+// table of them in chainsieve, with [ParseNetwork] and
+// [Network.ParseAddress]), a P2P session with one peer, the peer's
 // block-header chain verified from the genesis block, whole blocks checked
 // against that chain, and the wallet's watch list. The two filtering
 // modes build on it: package gcs/cfscan (BIP157/158 compact filters) and
