@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/btcsuite/btcd/chainhash/v2"
 )
 
 // Hex is a byte string written in hex, with or without a 0x prefix.
@@ -50,14 +52,8 @@ func (d *DisplayHash) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// String returns the display (byte-reversed) hex.
-func (d DisplayHash) String() string {
-	var r [32]byte
-	for i := range 32 {
-		r[i] = d[31-i]
-	}
-	return hex.EncodeToString(r[:])
-}
+// String returns the display (byte-reversed) hex, as chainhash.Hash prints.
+func (d DisplayHash) String() string { return chainhash.Hash(d).String() }
 
 // Uint32Hex is a uint32 written as 8 hex digits, most significant first (the
 // way a 0x literal reads).
