@@ -1,0 +1,164 @@
+package store
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+)
+
+// fsys is what a store needs of a directory. osDir is the real one; memDir
+// keeps a store in memory, and the tests inject faults and crashes through
+// their own.
+type fsys interface {
+	open(name string) (file, error) // read-write, created if missing
+	readFile(name string) ([]byte, error)
+	rename(from, to string) error
+	remove(name string) error // no error if missing
+	syncDir() error
+	lock() (release func() error, err error)
+	String() string
+}
+
+type file interface {
+	io.ReaderAt
+	io.WriterAt
+	Truncate(size int64) error
+	Sync() error
+	Close() error
+	size() (int64, error)
+}
+
+// osDir is a directory on disk.
+type osDir string
+
+func (d osDir) path(name string) string { return filepath.Join(string(d), name) }
+func (d osDir) String() string          { return string(d) }
+
+func (d osDir) open(name string) (file, error) {
+	f, err := os.OpenFile(d.path(name), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	return osFile{f}, nil
+}
+
+func (d osDir) readFile(name string) ([]byte, error) { return os.ReadFile(d.path(name)) }
+func (d osDir) rename(from, to string) error         { return os.Rename(d.path(from), d.path(to)) }
+
+func (d osDir) remove(name string) error {
+	if err := os.Remove(d.path(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+func (d osDir) syncDir() error {
+	f, err := os.Open(string(d))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+func (d osDir) lock() (func() error, error) { return lockDir(d.path("lock")) }
+
+type osFile struct{ *os.File }
+
+func (f osFile) size() (int64, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
+}
+
+// memDir keeps a store's files in memory: a store for one run.
+type memDir struct {
+	mu    sync.Mutex
+	files map[string]*memFile
+}
+
+func newMemDir() *memDir { return &memDir{files: make(map[string]*memFile)} }
+
+func (d *memDir) String() string { return "memory" }
+
+func (d *memDir) open(name string) (file, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	f, ok := d.files[name]
+	if !ok {
+		f = new(memFile)
+		d.files[name] = f
+	}
+	return f, nil
+}
+
+func (d *memDir) readFile(name string) ([]byte, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	f, ok := d.files[name]
+	if !ok {
+		return nil, fs.ErrNotExist
+	}
+	return slices.Clone(f.data), nil
+}
+
+func (d *memDir) rename(from, to string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	f, ok := d.files[from]
+	if !ok {
+		return fs.ErrNotExist
+	}
+	d.files[to] = f
+	delete(d.files, from)
+	return nil
+}
+
+func (d *memDir) remove(name string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.files, name)
+	return nil
+}
+
+func (d *memDir) syncDir() error              { return nil }
+func (d *memDir) lock() (func() error, error) { return func() error { return nil }, nil }
+
+type memFile struct{ data []byte }
+
+func (f *memFile) ReadAt(p []byte, off int64) (int, error) {
+	if off >= int64(len(f.data)) {
+		return 0, io.EOF
+	}
+	n := copy(p, f.data[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+func (f *memFile) WriteAt(p []byte, off int64) (int, error) {
+	if end := int(off) + len(p); end > len(f.data) {
+		f.data = slices.Grow(f.data, end-len(f.data))[:end]
+	}
+	return copy(f.data[off:], p), nil
+}
+
+func (f *memFile) Truncate(size int64) error {
+	if int(size) <= len(f.data) {
+		f.data = f.data[:size]
+	} else {
+		f.data = append(f.data, make([]byte, int(size)-len(f.data))...)
+	}
+	return nil
+}
+
+func (f *memFile) Sync() error          { return nil }
+func (f *memFile) Close() error         { return nil }
+func (f *memFile) size() (int64, error) { return int64(len(f.data)), nil }
