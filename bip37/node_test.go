@@ -266,9 +266,13 @@ func checkScan(t *testing.T, w *livenode.Wallet, f *Filter, born int32, coins []
 	mirror := f.Clone() // the node's copy of the filter, block by block
 	for i, nb := range got {
 		height, b := int(born)+1+i, blocks[i]
-		if hash := nb.block.Header.BlockHash(); hash != chain.Hash(int32(height)) || hash != b.BlockHash() {
+		want, err := chain.Hash(int32(height))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hash := nb.block.Header.BlockHash(); hash != want || hash != b.BlockHash() {
 			t.Errorf("merkle block at height %d: header %v, header chain has %v, getblock %v",
-				height, hash, chain.Hash(int32(height)), b.BlockHash())
+				height, hash, want, b.BlockHash())
 			continue
 		}
 		c.verified++

@@ -12,10 +12,13 @@ import (
 // blocks must arrive in height order, each followed by the transactions
 // it proves.
 func (r *scanner) batch(ctx context.Context, lo, hi int32) error {
+	var err error
+	if r.hashes, err = r.Chain.Hashes(r.hashes[:0], lo, hi); err != nil {
+		return err
+	}
 	gd := wire.NewMsgGetDataSizeHint(uint(hi - lo + 1))
-	for h := lo; h <= hi; h++ {
-		hash := r.Chain.Hash(h)
-		gd.AddInvVect(wire.NewInvVect(wire.InvTypeFilteredBlock, &hash))
+	for i := range r.hashes {
+		gd.AddInvVect(wire.NewInvVect(wire.InvTypeFilteredBlock, &r.hashes[i]))
 	}
 	nonce, err := r.Session.Request(ctx, gd)
 	if err != nil {
@@ -66,7 +69,7 @@ func (r *scanner) merkleBlock(m *wire.MsgMerkleBlock) error {
 		return r.misbehaving(r.hi, "a merkle block beyond the request arrived")
 	}
 	h := r.next
-	if got, want := m.Header.BlockHash(), r.Chain.Hash(h); got != want {
+	if got, want := m.Header.BlockHash(), r.hashes[h-r.lo]; got != want {
 		return r.misbehaving(h, "merkle block for block %s arrived in its place", got)
 	}
 	r.next++
@@ -101,7 +104,7 @@ func (r *scanner) tx(m *wire.MsgTx) error {
 func (r *scanner) block(fb *bip37.FilteredBlock, height int32) error {
 	r.stats.MerkleBlocks++
 	r.stats.Blocks++
-	hash := r.Chain.Hash(height)
+	hash := r.hashes[height-r.lo]
 	for i, m := range fb.Matches {
 		tx := fb.Txs[i]
 		r.stats.TxsReceived++

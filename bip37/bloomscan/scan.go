@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/chainsieve/chainsieve/bip37"
 	"github.com/chainsieve/chainsieve/gcs/spv"
 )
@@ -52,8 +53,9 @@ type scanner struct {
 	stats  spv.Stats
 	mirror *bip37.Filter // the peer's copy of the filter, as it evolves
 	col    bip37.Collector
-	lo, hi int32 // the heights of the current request
-	next   int32 // height of the next merkle block expected
+	lo, hi int32            // the heights of the current request
+	hashes []chainhash.Hash // their block hashes
+	next   int32            // height of the next merkle block expected
 }
 
 // Run scans the range and returns its measurements, filled in as far as it
@@ -125,5 +127,9 @@ func (r *scanner) load(ctx context.Context) error {
 // misbehaving returns an error about the block at height that wraps
 // spv.ErrMisbehaving.
 func (r *scanner) misbehaving(height int32, format string, args ...any) error {
-	return fmt.Errorf("bloomscan: block %d (%s): %s: %w", height, r.Chain.Hash(height), fmt.Sprintf(format, args...), spv.ErrMisbehaving)
+	name := fmt.Sprint(height)
+	if hash, err := r.Chain.Hash(height); err == nil {
+		name = fmt.Sprintf("%d (%s)", height, hash)
+	}
+	return fmt.Errorf("bloomscan: block %s: %s: %w", name, fmt.Sprintf(format, args...), spv.ErrMisbehaving)
 }

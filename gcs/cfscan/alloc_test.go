@@ -20,14 +20,17 @@ func TestFilterAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	genesis := chain.Header(0)
+	genesis, err := chain.Header(0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	next := wire.BlockHeader{Version: 4, PrevBlock: chain.Tip(), Timestamp: genesis.Timestamp.Add(time.Minute), Bits: genesis.Bits}
 	for ; ; next.Nonce++ {
 		if _, err := chain.Connect([]*wire.BlockHeader{&next}); err == nil {
 			break
 		}
 	}
-	hash := chain.Hash(1)
+	hash := chain.Tip()
 	var items, wallet [][]byte
 	for i := range 40 {
 		items = append(items, []byte{0x00, 0x14, byte(i), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19})
@@ -39,8 +42,9 @@ func TestFilterAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &scanner{Config: Config{Chain: chain, From: 1, To: 1}, query: gcs.NewQuery(wallet),
-		fhashes: []chainhash.Hash{gcs.FilterHash(f.Bytes())}}
+	prev := chainhash.Hash{7}
+	r := &scanner{Config: Config{Chain: chain, From: 1, To: 1}, query: gcs.NewQuery(wallet), lo: 1,
+		hashes: []chainhash.Hash{hash}, fheaders: []chainhash.Hash{prev, f.Header(prev)}}
 	msg := wire.NewMsgCFilter(wire.GCSFilterRegular, &hash, f.Bytes())
 	check := func() {
 		g, err := r.verify(1, msg)

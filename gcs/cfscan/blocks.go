@@ -31,9 +31,8 @@ func (r *scanner) blocks(ctx context.Context, cands []candidate) error {
 // order asked.
 func (r *scanner) fetch(ctx context.Context, cands []candidate) error {
 	gd := wire.NewMsgGetDataSizeHint(uint(len(cands)))
-	for _, c := range cands {
-		h := r.Chain.Hash(c.height)
-		gd.AddInvVect(wire.NewInvVect(wire.InvTypeBlock, &h))
+	for i := range cands {
+		gd.AddInvVect(wire.NewInvVect(wire.InvTypeBlock, &cands[i].hash))
 	}
 	nonce, err := r.Session.Request(ctx, gd)
 	if err != nil {
@@ -65,7 +64,7 @@ func (r *scanner) fetch(ctx context.Context, cands []candidate) error {
 // block checks b against the chain and its filter, and reports its wallet
 // transactions.
 func (r *scanner) block(c candidate, b *wire.MsgBlock) error {
-	hash := r.Chain.Hash(c.height)
+	hash := c.hash
 	txids, err := spv.VerifyBlock(b, hash)
 	if err != nil {
 		return r.blockError(c.height, err)

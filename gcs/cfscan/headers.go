@@ -3,31 +3,64 @@ package cfscan
 import (
 	"context"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/chainsieve/chainsieve/gcs"
 	"github.com/chainsieve/chainsieve/gcs/spv"
+	"github.com/chainsieve/chainsieve/gcs/spv/store"
 )
 
-// filterHeaders fetches the filter hashes from the trust anchor to the end
-// of the range, verifies the filter-header chain they form, and keeps the
-// hashes of From..To. The anchor is the checkpoint if it lies below From
-// (the chain continues from it), otherwise the chain must pass through it;
-// without a checkpoint the chain starts at genesis, whose previous header
-// is all zeros.
+// commitEvery bounds how often filter headers are made durable while they
+// download (a commit costs three fsyncs).
+const commitEvery = time.Second
+
+// filterHeaders makes the chain's store hold the verified filter headers
+// from the one before From to To, fetching what it lacks: it resumes after
+// the stored ones, or starts at the genesis block (whose previous filter
+// header is all zeros), at a trusted checkpoint at or below From-1, or
+// else at From itself, from a previous header the peer names, which the
+// chain must then carry to a checkpoint above. Every checkpoint a fetched
+// or stored header passes must match; stored headers that contradict one
+// (a liar served them in an earlier run) are dropped and fetched anew.
 func (r *scanner) filterHeaders(ctx context.Context) error {
-	start, end := int32(0), r.To
-	var prev chainhash.Hash // the header before start, if known
-	known, checked := true, 0
-	if cp := r.Checkpoint; cp != nil {
-		if h := int32(cp.Height); h < r.From {
-			start, prev, checked = h+1, cp.Header, 1
-		} else {
-			start, end, known = r.From, max(end, h), false
+	st := r.Chain.Store()
+	pins := r.pins()
+	if err := r.dropContradicted(st, pins); err != nil {
+		return err
+	}
+	s := st.State()
+	var prev chainhash.Hash // the header before start, once known
+	known, start := true, int32(0)
+	switch {
+	case s.FilterTip >= s.FilterBase:
+		start, prev = s.FilterTip+1, s.TipFilter
+	case r.Chain.Base() == 0:
+	default:
+		start, known = max(r.From, r.Chain.Base()+1), false
+		for _, p := range pins {
+			if int32(p.Height) < start {
+				start, prev, known = int32(p.Height)+1, p.Header, true
+			}
+		}
+		if known {
+			if err := st.AppendFilters(start-1, []chainhash.Hash{prev}); err != nil {
+				return err
+			}
 		}
 	}
-	r.fhashes = make([]chainhash.Hash, 0, r.To-r.From+1)
+	end := r.To
+	if cp := r.Checkpoint; cp != nil {
+		end = max(end, int32(cp.Height)) // an explicit checkpoint is always checked
+	}
+	if !known {
+		if i := slices.IndexFunc(pins, func(p gcs.Checkpoint) bool { return int32(p.Height) >= start-1 }); i >= 0 {
+			end = max(end, int32(pins[i].Height))
+		}
+	}
+	committed := time.Now()
 	for lo := start; lo <= end; lo += wire.MaxCFHeadersPerMsg {
 		hi := min(lo+wire.MaxCFHeadersPerMsg-1, end)
 		msg, err := r.cfheaders(ctx, lo, hi)
@@ -41,18 +74,95 @@ func (r *scanner) filterHeaders(ctx context.Context) error {
 		if err != nil {
 			return r.misbehaving(lo, "%v", err)
 		}
-		if r.Checkpoint != nil {
-			n, err := gcs.VerifyHeaders(uint32(lo), headers, *r.Checkpoint)
-			if err != nil {
-				return fmt.Errorf("cfscan: %w: %w", spv.ErrMisbehaving, err)
+		if !known && st.State().FilterTip < st.State().FilterBase {
+			if err := st.AppendFilters(lo-1, []chainhash.Hash{msg.PrevFilterHeader}); err != nil {
+				return err
 			}
-			checked += n
 		}
-		r.keep(lo, msg.FilterHashes)
-		prev, known = headers[len(headers)-1], true
+		runStart, run := lo, headers
+		if lo > 0 {
+			runStart, run = lo-1, append([]chainhash.Hash{msg.PrevFilterHeader}, headers...)
+		}
+		n, err := gcs.VerifyHeaders(uint32(runStart), run, pins...)
+		if err != nil {
+			if !known { // what was stored since the start is as false as this
+				st.TruncateFilters(st.State().FilterBase - 1)
+			}
+			return fmt.Errorf("cfscan: %w: %w", spv.ErrMisbehaving, err)
+		}
+		known = known || n > 0
+		if err := st.AppendFilters(lo, headers); err != nil {
+			return err
+		}
+		prev = headers[len(headers)-1]
+		if known && time.Since(committed) >= commitEvery {
+			if err := st.Commit(); err != nil {
+				return err
+			}
+			committed = time.Now()
+		}
 	}
-	if r.Checkpoint != nil && checked == 0 {
-		return fmt.Errorf("cfscan: checkpoint at height %d was not checked", r.Checkpoint.Height)
+	if cp := r.Checkpoint; cp != nil {
+		if err := r.checkStored(st, *cp); err != nil {
+			return err
+		}
+	}
+	return st.Commit()
+}
+
+// pins returns the trusted filter headers within the chain: the network's
+// published ones ([Checkpoints]) and Config.Checkpoint, by height.
+func (r *scanner) pins() []gcs.Checkpoint {
+	var ps []gcs.Checkpoint
+	all := Checkpoints(r.Chain.Network())
+	if r.Checkpoint != nil {
+		all = append(all, *r.Checkpoint)
+	}
+	for _, p := range all {
+		if h := int64(p.Height); h >= int64(r.Chain.Base()) && h <= int64(r.Chain.Height()) {
+			ps = append(ps, p)
+		}
+	}
+	slices.SortFunc(ps, func(a, b gcs.Checkpoint) int { return int(a.Height) - int(b.Height) })
+	return ps
+}
+
+// dropContradicted drops the stored filter headers from the first that
+// contradicts a pin, and all of them if they do not reach down to the one
+// before From.
+func (r *scanner) dropContradicted(st *store.Store, pins []gcs.Checkpoint) error {
+	s := st.State()
+	if s.FilterTip < s.FilterBase {
+		return nil
+	}
+	if need := r.From - 1; need < s.FilterBase && (need >= 0 || s.FilterBase > 0) {
+		return st.TruncateFilters(s.FilterBase - 1)
+	}
+	for _, p := range pins {
+		h := int32(p.Height)
+		if h < s.FilterBase || h > s.FilterTip {
+			continue
+		}
+		got, err := st.FilterHeaders(nil, h, h)
+		if err != nil {
+			return err
+		}
+		if got[0] != p.Header {
+			r.stats.FilterHeadersDropped += int(s.FilterTip - s.FilterBase + 1)
+			return st.TruncateFilters(s.FilterBase - 1)
+		}
+	}
+	return nil
+}
+
+// checkStored checks that the store holds cp's filter header.
+func (r *scanner) checkStored(st *store.Store, cp gcs.Checkpoint) error {
+	got, err := st.FilterHeaders(nil, int32(cp.Height), int32(cp.Height))
+	if err != nil {
+		return fmt.Errorf("cfscan: checkpoint at height %d was not checked: %w", cp.Height, err)
+	}
+	if got[0] != cp.Header {
+		return fmt.Errorf("cfscan: filter header at height %d is %s, but the checkpoint has %s: %w", cp.Height, got[0], cp.Header, spv.ErrMisbehaving)
 	}
 	return nil
 }
@@ -60,7 +170,10 @@ func (r *scanner) filterHeaders(ctx context.Context) error {
 // cfheaders runs one getcfheaders round trip for heights lo..hi and checks
 // that the reply covers exactly them.
 func (r *scanner) cfheaders(ctx context.Context, lo, hi int32) (*wire.MsgCFHeaders, error) {
-	stop := r.Chain.Hash(hi)
+	stop, err := r.Chain.Hash(hi)
+	if err != nil {
+		return nil, err
+	}
 	nonce, err := r.Session.Request(ctx, wire.NewMsgGetCFHeaders(wire.GCSFilterRegular, uint32(lo), &stop))
 	if err != nil {
 		return nil, err
@@ -88,13 +201,4 @@ func (r *scanner) cfheaders(ctx context.Context, lo, hi int32) (*wire.MsgCFHeade
 	}
 	r.stats.FilterHeaders += len(got.FilterHashes)
 	return got, nil
-}
-
-// keep stores the filter hashes of heights From..To among those of lo...
-func (r *scanner) keep(lo int32, hashes []*chainhash.Hash) {
-	for i, h := range hashes {
-		if height := lo + int32(i); height >= r.From && height <= r.To {
-			r.fhashes = append(r.fhashes, *h)
-		}
-	}
 }

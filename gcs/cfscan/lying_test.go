@@ -63,7 +63,7 @@ func TestLyingPeer(t *testing.T) {
 				m.Data[len(m.Data)-1] ^= 1
 			}
 			return spvtest.Keep(m)
-		}), nil, 0, "its header chain commits to", spv.ErrMisbehaving},
+		}), nil, 0, "but the filter-header chain has", spv.ErrMisbehaving},
 		{"filter header chain not from genesis", spvtest.On(func(m *wire.MsgCFHeaders) []wire.Message {
 			m.PrevFilterHeader[0] ^= 1
 			return spvtest.Keep(m)
@@ -75,7 +75,7 @@ func TestLyingPeer(t *testing.T) {
 		{"filter hash altered, no checkpoint", spvtest.On(func(m *wire.MsgCFHeaders) []wire.Message {
 			m.FilterHashes[sc.Received][0] ^= 1
 			return spvtest.Keep(m)
-		}), nil, 0, "its header chain commits to", spv.ErrMisbehaving},
+		}), nil, 0, "but the filter-header chain has", spv.ErrMisbehaving},
 		{"consistent lie: filter lacking outputs", consistentLie, nil, 0, "its filter lacks the output script", spv.ErrMisbehaving},
 		{"consistent lie against a checkpoint", consistentLie, tipCheckpoint, 0, "but the checkpoint has", spv.ErrMisbehaving},
 		{"filter withheld", spvtest.On(func(m *wire.MsgCFilter) []wire.Message {

@@ -41,9 +41,11 @@ type Config struct {
 type scanner struct {
 	Config
 	stats   spv.Stats
-	query   *gcs.Query       // the wallet's scripts
-	fhashes []chainhash.Hash // filter hashes of From..To, from verified cfheaders
-	set     gcs.Set          // a candidate block's filter, decoded
+	query    *gcs.Query // the wallet's scripts
+	lo       int32      // first height of the batch of filters
+	hashes   []chainhash.Hash
+	fheaders []chainhash.Hash // filter headers of lo-1 to the batch's end, from the store
+	set      gcs.Set          // a candidate block's filter, decoded
 }
 
 // Run scans the range and returns its measurements, filled in as far as it
@@ -80,8 +82,14 @@ func (r *scanner) run(ctx context.Context) error {
 func (r *scanner) bounds() (err error) {
 	r.From, r.To, err = r.Chain.Range(r.From, r.To)
 	r.stats.From, r.stats.To = r.From, r.To
-	if err == nil && r.Checkpoint != nil && int64(r.Checkpoint.Height) > int64(r.Chain.Height()) {
+	switch base := r.Chain.Base(); {
+	case err != nil:
+	case base > 0 && r.From <= base:
+		err = fmt.Errorf("cfscan: range starts at %d, but the chain holds headers from %d only: scan from %d", r.From, base, base+1)
+	case r.Checkpoint != nil && int64(r.Checkpoint.Height) > int64(r.Chain.Height()):
 		err = fmt.Errorf("cfscan: checkpoint at height %d is above the peer's tip %d", r.Checkpoint.Height, r.Chain.Height())
+	case r.Checkpoint != nil && int64(r.Checkpoint.Height) < int64(base):
+		err = fmt.Errorf("cfscan: checkpoint at height %d is below the chain's first header %d", r.Checkpoint.Height, base)
 	}
 	return err
 }
@@ -89,13 +97,21 @@ func (r *scanner) bounds() (err error) {
 // misbehaving returns an error about the block at height that wraps
 // spv.ErrMisbehaving.
 func (r *scanner) misbehaving(height int32, format string, args ...any) error {
-	return fmt.Errorf("cfscan: block %d (%s): %s: %w", height, r.Chain.Hash(height), fmt.Sprintf(format, args...), spv.ErrMisbehaving)
+	return fmt.Errorf("cfscan: block %s: %s: %w", r.name(height), fmt.Sprintf(format, args...), spv.ErrMisbehaving)
 }
 
 // blockError names the block at height in err, which already wraps
 // spv.ErrMisbehaving.
 func (r *scanner) blockError(height int32, err error) error {
-	return fmt.Errorf("cfscan: block %d (%s): %w", height, r.Chain.Hash(height), err)
+	return fmt.Errorf("cfscan: block %s: %w", r.name(height), err)
+}
+
+// name names the block at height: its height and hash.
+func (r *scanner) name(height int32) string {
+	if hash, err := r.Chain.Hash(height); err == nil {
+		return fmt.Sprintf("%d (%s)", height, hash)
+	}
+	return fmt.Sprint(height)
 }
 
 // matches reports whether f, verified, may hold a watched script.

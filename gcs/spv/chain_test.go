@@ -12,7 +12,7 @@ import (
 
 func TestChainConnect(t *testing.T) {
 	c := regtestChain(t, 0)
-	hs := extend(c.Header(0), 20)
+	hs := extend(headerAt(t, c, 0), 20)
 	if n, err := c.Connect(ptrs(hs[:7])); n != 7 || err != nil {
 		t.Fatalf("Connect(7 headers) = %d, %v, want 7, nil", n, err)
 	}
@@ -23,7 +23,7 @@ func TestChainConnect(t *testing.T) {
 		t.Errorf("Height(), Tip() = %d, %s, want 20, %s", c.Height(), c.Tip(), hs[19].BlockHash())
 	}
 	for i, h := range hs {
-		if got := c.Hash(int32(i + 1)); got != h.BlockHash() {
+		if got := hashAt(t, c, int32(i+1)); got != h.BlockHash() {
 			t.Errorf("Hash(%d) = %s, want %s", i+1, got, h.BlockHash())
 		}
 	}
@@ -46,7 +46,7 @@ func TestChainRejects(t *testing.T) {
 			other := *prev
 			other.Nonce++
 			return newHeader(&other, prev.Timestamp.Add(time.Minute), regtestBits, false)
-		}, "which is not in the chain"},
+		}, "neither among the chain"},
 		{"hash above the target", func(prev *wire.BlockHeader) wire.BlockHeader {
 			return newHeader(prev, prev.Timestamp.Add(time.Minute), regtestBits, true)
 		}, "exceeds the target"},
@@ -75,7 +75,7 @@ func TestChainRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		c := regtestChain(t, height)
-		prev := c.Header(height)
+		prev := headerAt(t, c, height)
 		bad := tt.make(&prev)
 		n, err := c.Connect([]*wire.BlockHeader{&bad})
 		if n != 0 || !errors.Is(err, ErrMisbehaving) || !strings.Contains(err.Error(), tt.want) {
@@ -89,7 +89,7 @@ func TestChainRejects(t *testing.T) {
 
 func TestChainRejectsWholeBatch(t *testing.T) {
 	c := regtestChain(t, 3)
-	hs := extend(c.Header(3), 5)
+	hs := extend(headerAt(t, c, 3), 5)
 	hs[3].Nonce++ // breaks the link from hs[4], and most likely hs[3]'s proof of work
 	n, err := c.Connect(ptrs(hs))
 	if n != 0 || err == nil || !strings.Contains(err.Error(), "header ") {
@@ -102,10 +102,11 @@ func TestChainRejectsWholeBatch(t *testing.T) {
 
 func TestChainFork(t *testing.T) {
 	c := regtestChain(t, 0)
-	main := extend(c.Header(0), 6)
+	main := extend(headerAt(t, c, 0), 6)
 	c.Connect(ptrs(main))
-	// A branch from height 2 that is one block longer, so carries more work.
-	branch := extend(c.Header(2), 5)
+	// A branch from height 2 that is one block longer, so carries more work
+	// (its timestamps differ, so its headers do).
+	branch := extendEvery(headerAt(t, c, 2), 5, 11*time.Minute)
 	if n, err := c.Connect(ptrs(branch[:3])); n != 0 || err != nil {
 		t.Errorf("Connect(shorter branch) = %d, %v, want 0, nil (less work: ignored)", n, err)
 	}
@@ -115,18 +116,22 @@ func TestChainFork(t *testing.T) {
 	if n, err := c.Connect(ptrs(branch)); n != 5 || err != nil {
 		t.Fatalf("Connect(longer branch) = %d, %v, want 5, nil", n, err)
 	}
-	if c.Height() != 7 || c.Hash(3) != branch[0].BlockHash() || c.Hash(2) != main[1].BlockHash() {
+	if c.Height() != 7 || hashAt(t, c, 3) != branch[0].BlockHash() || hashAt(t, c, 2) != main[1].BlockHash() {
 		t.Errorf("after the reorganisation: height %d, block 3 %s, block 2 %s; want 7, %s, %s",
-			c.Height(), c.Hash(3), c.Hash(2), branch[0].BlockHash(), main[1].BlockHash())
+			c.Height(), hashAt(t, c, 3), hashAt(t, c, 2), branch[0].BlockHash(), main[1].BlockHash())
 	}
 }
 
 func TestChainLocator(t *testing.T) {
 	c := regtestChain(t, 100)
 	var heights []int32
-	for _, h := range c.Locator() {
+	loc, err := c.Locator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range loc {
 		for i := int32(0); i <= c.Height(); i++ {
-			if c.Hash(i) == *h {
+			if hashAt(t, c, i) == *h {
 				heights = append(heights, i)
 			}
 		}
@@ -216,7 +221,7 @@ func BenchmarkChainConnect(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	hs := ptrs(extend(c.Header(0), wire.MaxBlockHeadersPerMsg))
+	hs := ptrs(extend(headerAt(b, c, 0), wire.MaxBlockHeadersPerMsg))
 	b.ReportAllocs()
 	for b.Loop() {
 		c, _ := NewChain(Regtest)

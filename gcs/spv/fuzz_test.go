@@ -38,8 +38,8 @@ func FuzzConnect(f *testing.F) {
 			t.Fatalf("Connect() = %d, %v: want 0 and an error wrapping ErrMisbehaving", n, err)
 		}
 		for h := int32(1); h <= c.Height(); h++ {
-			hdr, hash := c.Header(h), c.Hash(h)
-			if hdr.PrevBlock != c.Hash(h-1) || hdr.BlockHash() != hash ||
+			hdr, hash := headerAt(t, c, h), hashAt(t, c, h)
+			if hdr.PrevBlock != hashAt(t, c, h-1) || hdr.BlockHash() != hash ||
 				blockchain.HashToBig(&hash).Cmp(blockchain.CompactToBig(hdr.Bits)) > 0 {
 				t.Fatalf("accepted header %d does not link or meet its target", h)
 			}

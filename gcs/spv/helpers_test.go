@@ -30,9 +30,15 @@ func newHeader(prev *wire.BlockHeader, ts time.Time, bits uint32, above bool) wi
 
 // extend returns n valid regtest headers after prev, ten minutes apart.
 func extend(prev wire.BlockHeader, n int) []wire.BlockHeader {
+	return extendEvery(prev, n, 10*time.Minute)
+}
+
+// extendEvery returns n valid regtest headers after prev, gap apart: a
+// gap other than another chain's makes a fork.
+func extendEvery(prev wire.BlockHeader, n int, gap time.Duration) []wire.BlockHeader {
 	hs := make([]wire.BlockHeader, n)
 	for i := range hs {
-		hs[i] = newHeader(&prev, prev.Timestamp.Add(10*time.Minute), regtestBits, false)
+		hs[i] = newHeader(&prev, prev.Timestamp.Add(gap), regtestBits, false)
 		prev = hs[i]
 	}
 	return hs
@@ -53,8 +59,29 @@ func regtestChain(t *testing.T, n int) *Chain {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if added, err := c.Connect(ptrs(extend(c.Header(0), n))); added != n || err != nil {
+	if added, err := c.Connect(ptrs(extend(headerAt(t, c, 0), n))); added != n || err != nil {
 		t.Fatalf("Connect(%d headers) = %d, %v, want %d, nil", n, added, err, n)
 	}
 	return c
+}
+
+// headerAt returns c's header at height, failing the test on error.
+func headerAt(t testing.TB, c *Chain, height int32) wire.BlockHeader {
+	t.Helper()
+	h, err := c.Header(height)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// hashAt returns the hash of c's block at height, failing the test on
+// error.
+func hashAt(t testing.TB, c *Chain, height int32) chainhash.Hash {
+	t.Helper()
+	h, err := c.Hash(height)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

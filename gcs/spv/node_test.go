@@ -68,7 +68,11 @@ func checkTraffic(t *testing.T, tr spv.Traffic, roundTrips int) {
 func checkScrypt(t *testing.T, c *spv.Chain) {
 	above := 0
 	for h := int32(1); h <= c.Height(); h++ {
-		hdr, hash := c.Header(h), c.Hash(h)
+		hdr, err := c.Header(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hash := hdr.BlockHash()
 		if blockchain.HashToBig(&hash).Cmp(blockchain.CompactToBig(hdr.Bits)) > 0 {
 			above++
 		}

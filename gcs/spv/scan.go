@@ -40,6 +40,9 @@ type Stats struct {
 
 	// bip157
 	FilterHeaders int // filter hashes received in cfheaders
+	// FilterHeadersDropped counts stored filter headers dropped because
+	// they contradict a checkpoint (a peer lied in an earlier run).
+	FilterHeadersDropped int
 	Filters       int // cfilter messages verified
 	BlocksFetched int // whole blocks downloaded
 
@@ -63,7 +66,9 @@ func (c *Chain) Range(from, to int32) (int32, int32, error) {
 		to = tip
 	}
 	switch {
-	case from < 0 || from > to:
+	case from < c.Base():
+		return from, to, fmt.Errorf("spv: range starts at %d, below the chain's first header %d", from, c.Base())
+	case from > to:
 		return from, to, fmt.Errorf("spv: range %d to %d is empty or negative", from, to)
 	case to > tip:
 		return from, to, fmt.Errorf("spv: range ends at %d, above the peer's tip %d", to, tip)

@@ -12,33 +12,35 @@ import (
 
 // view is the chain up to fork followed by a branch of headers being
 // verified: what btcd's contextual checks see as a header's ancestors.
+// Ancestors below the chain's window are read from the store; a read that
+// fails is kept in err and fails the header.
 type view struct {
 	c      *Chain
 	fork   int32
-	branch []wire.BlockHeader
-	hashes []chainhash.Hash
+	branch []link
+	err    error
 }
 
 func (v *view) tip() int32 { return v.fork + int32(len(v.branch)) }
 
-func (v *view) header(h int32) *wire.BlockHeader {
+func (v *view) link(h int32) link {
 	if h > v.fork {
-		return &v.branch[h-v.fork-1]
+		return v.branch[h-v.fork-1]
 	}
-	return &v.c.headers[h]
-}
-
-func (v *view) hash(h int32) chainhash.Hash {
-	if h > v.fork {
-		return v.hashes[h-v.fork-1]
+	if l, ok := v.c.recentAt(h); ok {
+		return l
 	}
-	return v.c.hashes[h]
+	hdr, hash, err := v.c.st.Header(h)
+	if err != nil && v.err == nil {
+		v.err = err
+	}
+	return link{hdr, hash}
 }
 
 // verify checks h as the header after v's tip.
 func (v *view) verify(h *wire.BlockHeader) error {
 	tip := v.tip()
-	if prev := v.hash(tip); h.PrevBlock != prev {
+	if prev := v.link(tip).hash; h.PrevBlock != prev {
 		return fmt.Errorf("previous block is %s, want %s (height %d)", h.PrevBlock, prev, tip)
 	}
 	if err := v.c.net.checkProofOfWork(h); err != nil {
@@ -48,7 +50,11 @@ func (v *view) verify(h *wire.BlockHeader) error {
 	if err := blockchain.CheckBlockHeaderSanity(h, params.PowLimit, v.c.clock, blockchain.BFNoPoWCheck); err != nil {
 		return err
 	}
-	return blockchain.CheckBlockHeaderContext(h, node{v, tip}, blockchain.BFNone, chainRules{params}, false)
+	err := blockchain.CheckBlockHeaderContext(h, node{v, tip}, blockchain.BFNone, chainRules{params}, false)
+	if v.err != nil {
+		return fmt.Errorf("reading its ancestors: %w", v.err)
+	}
+	return err
 }
 
 // checkProofOfWork checks that h's target is positive and within the
@@ -65,20 +71,22 @@ func (n *Network) checkProofOfWork(h *wire.BlockHeader) error {
 	return nil
 }
 
-// node is the header at height h of a view, as btcd's HeaderCtx.
+// node is the header at height h of a view, as btcd's HeaderCtx. Heights
+// below the chain's first header have no node: an anchor keeps enough
+// headers below it that the rules never ask for one.
 type node struct {
 	v *view
 	h int32
 }
 
 func (n node) Height() int32    { return n.h }
-func (n node) Bits() uint32     { return n.v.header(n.h).Bits }
-func (n node) Timestamp() int64 { return n.v.header(n.h).Timestamp.Unix() }
+func (n node) Bits() uint32     { return n.v.link(n.h).header.Bits }
+func (n node) Timestamp() int64 { return n.v.link(n.h).header.Timestamp.Unix() }
 
 func (n node) Parent() blockchain.HeaderCtx { return n.RelativeAncestorCtx(1) }
 
 func (n node) RelativeAncestorCtx(distance int32) blockchain.HeaderCtx {
-	if distance < 0 || distance > n.h {
+	if distance < 0 || n.h-distance < n.v.c.Base() {
 		return nil // an untyped nil: btcd compares the interface with nil
 	}
 	return node{n.v, n.h - distance}
@@ -113,6 +121,6 @@ func (r chainRules) VerifyCheckpoint(height int32, hash *chainhash.Hash) bool {
 	return true
 }
 
-// FindPreviousCheckpoint returns nil: a Chain starts at genesis and
-// verifies every checkpoint on the way, so no fork can pass one.
+// FindPreviousCheckpoint returns nil: a Chain refuses forks below its
+// anchor and below its window, and verifies every checkpoint it passes.
 func (r chainRules) FindPreviousCheckpoint() (blockchain.HeaderCtx, error) { return nil, nil }

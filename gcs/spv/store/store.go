@@ -21,7 +21,7 @@ const (
 // tailCheck is how many of the last records Open re-reads, checking
 // checksums and (for headers) links: what a crash or a lying disk can have
 // touched since the last commit, without reading a million records.
-const tailCheck = 2048
+const tailCheck = 4096
 
 // Store is a directory of block headers and filter headers; see the
 // package doc.
