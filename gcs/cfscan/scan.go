@@ -40,7 +40,7 @@ type Config struct {
 // scanner is the state of one Run.
 type scanner struct {
 	Config
-	stats   spv.Stats
+	stats    spv.Stats
 	query    *gcs.Query // the wallet's scripts
 	lo       int32      // first height of the batch of filters
 	hashes   []chainhash.Hash

@@ -43,8 +43,8 @@ type Stats struct {
 	// FilterHeadersDropped counts stored filter headers dropped because
 	// they contradict a checkpoint (a peer lied in an earlier run).
 	FilterHeadersDropped int
-	Filters       int // cfilter messages verified
-	BlocksFetched int // whole blocks downloaded
+	Filters              int // cfilter messages verified
+	BlocksFetched        int // whole blocks downloaded
 
 	// bip37
 	MerkleBlocks int     // merkle blocks verified

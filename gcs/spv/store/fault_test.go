@@ -191,10 +191,10 @@ func apply(b []byte, w write) []byte {
 type image int
 
 const (
-	syncedOnly image = iota // nothing unsynced reached the disk
-	everything              // all of it did
-	torn                    // all but the last write, which reached it halfway
-	randomSubset            // a random subset of the unsynced writes, in order
+	syncedOnly   image = iota // nothing unsynced reached the disk
+	everything                // all of it did
+	torn                      // all but the last write, which reached it halfway
+	randomSubset              // a random subset of the unsynced writes, in order
 	numImages
 )
 
