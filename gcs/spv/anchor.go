@@ -80,10 +80,10 @@ func (c *Chain) fetchAnchor(ctx context.Context, s *Session) error {
 		if len(got) == 0 {
 			return fmt.Errorf("spv: peer %s has no headers after block %d %s toward the anchor %d %s: %w", s.Addr(), h, prev, a.Height, a.Hash, ErrMisbehaving)
 		}
-		for _, hdr := range got {
+		for _, hdr := range got[:min(len(got), int(a.Height-h))] {
 			h++
-			if hdr.PrevBlock != prev || h > a.Height {
-				return fmt.Errorf("spv: peer %s sent header %d (%s) that does not lead from block %d to the anchor: %w", s.Addr(), h, hdr.BlockHash(), a.LocatorHeight, ErrMisbehaving)
+			if hdr.PrevBlock != prev {
+				return fmt.Errorf("spv: peer %s sent header %d (%s) that does not link to block %d: %w", s.Addr(), h, hdr.BlockHash(), h-1, ErrMisbehaving)
 			}
 			prev = hdr.BlockHash()
 			if h >= lo {

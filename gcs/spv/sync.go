@@ -12,7 +12,7 @@ import (
 // commitEvery is how often SyncHeaders makes the headers durable while it
 // downloads: a commit costs three fsyncs (about 25 ms on a common disk),
 // so committing every 2,000-header message would double a long sync.
-const commitEvery = time.Second
+var commitEvery = time.Second
 
 // SyncHeaders downloads the peer's block headers after c's tip into c,
 // verifying each ([Chain.Connect]), until the peer has no more, one
