@@ -35,7 +35,10 @@ func Anchors(n *Network) []Anchor {
 // 80-byte header. An anchor is a pair of consecutive lines: the block at
 // the second's height is the anchor, the first's the locator.
 var (
-	mainnetAnchors = bitcoinjAnchors(
+	mainnetAnchors  = bitcoinjAnchors(mainnetLines...)
+	testnet3Anchors = bitcoinjAnchors(testnet3Lines...)
+
+	mainnetLines = []string{
 		"AAAAAAU4Cq0i+3IeAAGB4AEAAAD56JBkoYAvTbuvRNqKp7TLA01rjlf4uFC4kgIAAAAAAJNpGsZYATB7pFLumTP7IhNBHlmmwGrXksjxewgYcrfRG/MQTUyGBBvh1Pog",
 		"AAAAAAb1olFOzFrgAAGJwAEAAADd91CQvr4E/QC9XVSUWn53X/IaASN04oT+WgIAAAAAAHpxEA2jK0VPFeGGO23aFIyDD5LA6ZgGwQ9prGOS6jy5M1ohTcsEBBsk2gT4",
 		"AAAAGnlueBNyjGqcAAMLoAEAAADxMAVyLCW6TmMToi8xd/5fHCSs9IP1C3YEAwAAAAAAADx5cYOZfXdScyl5oKbjMjjNawr0xA7EYHrK+JA9lZFNs0NaUIvbBRoA5+c0",
@@ -50,13 +53,13 @@ var (
 		"MdIcHeFGfAlbkVDqAAthwAAAoCDFNZi9ceOhJ3/+b+ZkrSX8vdeZaYcoBQAAAAAAAAAAAA1K6O4gwwsberuLWymXcc54s3bH+XatWywsa2B+QHinkpfZYgQqChcOvaUn",
 		"YGpD6sniSdqURUzjAAyFIADACSD9Cx5NlJq7+d3suazWHdRTprpaNqslAQAAAAAAAAAAAFdk61xUuiknwv0zGN8XZaV/PoJe4NQBTsVpgbCu7bYwJDd1ZZUuBBdqNUx0",
 		"YkxaPIduPm//2cgAAAyNAADg/z+C96rPYPrDhzsL6t5h0HAWOQkK5fR4AAAAAAAAAAAAAKy8GzOBxnGyt3U7siUtPr1pAEhuyBU86xDpVKhuP54UaHiGZbPoAxf1FxZJ",
-	)
-	testnet3Anchors = bitcoinjAnchors(
+	}
+	testnet3Lines = []string{
 		"AAACF4nyDgLxiV7bABzyYADgACDIOMkuyXNSF9wYvZggFGUrSxUvg3ejI4UBAAAAAAAAADncfCOeDgdsdeqK/fHEMeD+PQzMiT1pfqoP8E+AJzg4kO7SX1HZRhl1oCyC",
 		"AAACMHUVqkpSFGtzABz6QAAAACC5LsxC37XUMbTernh/aT+l+7NZuXOOoVgfAAAAAAAAAJ3QgWopk4urqM+wvkQxOTflR+tQS3fL4NKJnNX2g0BHuqvfX1flMBlQ1Gbx",
 		"AAAMWlmONXu18WpJACco4ABgsSEvm9n0jX1aggiBhzyzOUrDsJ3F+zCNse3kDwAAAAAAAD1M18v5yXGyW9yH9d/6iVJYJQ83RiGxVRe6r5sxfCTltuaLZfz/AxrG9b4r",
 		"AAAMXFJQLj2us2MJACcwwADg4S9hmERbU9pBuBu1CoT5E5bHGVxNrVdpleQ/AAAAAAAAAMqVxSnzRIIWV3WZ2E3BXlV7W9XcqAI3yyUAs+SyIDypvWqNZf//ABq0BJ36",
-	)
+	}
 )
 
 // Testnet4 and signet anchors are entries of Electrum's checkpoint files
