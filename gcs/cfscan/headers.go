@@ -13,10 +13,6 @@ import (
 	"github.com/chainsieve/chainsieve/gcs/spv/store"
 )
 
-// commitEvery bounds how often filter headers are made durable while they
-// download (a commit costs three fsyncs).
-const commitEvery = time.Second
-
 // filterHeaders makes the chain's store hold the verified filter headers
 // from the one before From to To, fetching what it lacks: it resumes after
 // the stored ones, or starts at the genesis block (whose previous filter
@@ -95,7 +91,7 @@ func (r *scanner) filterHeaders(ctx context.Context) error {
 			return err
 		}
 		prev = headers[len(headers)-1]
-		if known && time.Since(committed) >= commitEvery {
+		if known && r.Chain.CommitDue(committed) {
 			if err := st.Commit(); err != nil {
 				return err
 			}

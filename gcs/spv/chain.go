@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"time"
 
 	"github.com/btcsuite/btcd/blockchain"
 	"github.com/btcsuite/btcd/chainhash/v2"
@@ -39,6 +40,7 @@ type Chain struct {
 	id     store.Identity
 	clock  blockchain.MedianTimeSource
 	window int32
+	every  time.Duration // see ChainConfig.CommitEvery
 
 	recentLo int32  // height of recent[0]
 	recent   []link // the last headers, up to the tip
@@ -81,6 +83,11 @@ type ChainConfig struct {
 	// Window is how many recent headers stay in memory; zero means
 	// [DefaultWindow]. Forks deeper than it are refused.
 	Window int32
+
+	// CommitEvery is how often a long download (SyncHeaders, cfscan's
+	// filter headers) makes its progress durable; zero means once a
+	// second, negative after every message. A commit costs three fsyncs.
+	CommitEvery time.Duration
 }
 
 // NewChain returns a chain of n held in memory, from the genesis block. It
@@ -101,9 +108,12 @@ func OpenChain(cfg ChainConfig) (*Chain, error) {
 		return nil, fmt.Errorf("spv: %s genesis header hashes to %s, want %s", n.Name(), h, n.Params.GenesisHash)
 	}
 	c := &Chain{net: n, st: cfg.Store, id: store.Identity{Net: n.Params.Net, Genesis: *n.Params.GenesisHash},
-		clock: blockchain.NewMedianTime(), window: cfg.Window, byHash: make(map[chainhash.Hash]int32)}
+		clock: blockchain.NewMedianTime(), window: cfg.Window, every: cfg.CommitEvery, byHash: make(map[chainhash.Hash]int32)}
 	if c.window <= 0 {
 		c.window = DefaultWindow
+	}
+	if c.every == 0 {
+		c.every = time.Second
 	}
 	if c.st == nil {
 		c.st = store.Memory()
@@ -284,6 +294,10 @@ func (c *Chain) Commit() error {
 	}
 	return c.st.Commit()
 }
+
+// CommitDue reports whether a download that last committed at last
+// should commit now ([ChainConfig.CommitEvery]).
+func (c *Chain) CommitDue(last time.Time) bool { return time.Since(last) >= c.every }
 
 // Close commits and closes the store.
 func (c *Chain) Close() error {

@@ -9,17 +9,14 @@ import (
 	"github.com/btcsuite/btcd/wire/v2"
 )
 
-// commitEvery is how often SyncHeaders makes the headers durable while it
-// downloads: a commit costs three fsyncs (about 25 ms on a common disk),
-// so committing every 2,000-header message would double a long sync.
-var commitEvery = time.Second
-
 // SyncHeaders downloads the peer's block headers after c's tip into c,
 // verifying each ([Chain.Connect]), until the peer has no more, one
-// getheaders round trip per 2,000 headers, and commits them. A chain that
-// starts from an anchor first fetches the anchor's headers. A peer whose
-// headers end below the height it announced in its version message is
-// misbehaving.
+// getheaders round trip per 2,000 headers, and commits them as it goes
+// ([ChainConfig.CommitEvery]: a commit costs three fsyncs, about 25 ms on
+// a common disk, so committing every message would double a long sync). A
+// chain that starts from an anchor first fetches the anchor's headers. A
+// peer whose headers end below the height it announced in its version
+// message is misbehaving.
 func SyncHeaders(ctx context.Context, s *Session, c *Chain) error {
 	err := syncHeaders(ctx, s, c)
 	if err != nil {
@@ -43,7 +40,7 @@ func syncHeaders(ctx context.Context, s *Session, c *Chain) error {
 		if n < wire.MaxBlockHeadersPerMsg {
 			break
 		}
-		if time.Since(committed) >= commitEvery {
+		if c.CommitDue(committed) {
 			if err := c.Commit(); err != nil {
 				return err
 			}
