@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 )
 
@@ -105,7 +104,7 @@ func (d *memDir) readFile(name string) ([]byte, error) {
 	if !ok {
 		return nil, fs.ErrNotExist
 	}
-	return slices.Clone(f.data), nil
+	return f.bytes(), nil
 }
 
 func (d *memDir) rename(from, to string) error {
@@ -130,13 +129,25 @@ func (d *memDir) remove(name string) error {
 func (d *memDir) syncDir() error              { return nil }
 func (d *memDir) lock() (func() error, error) { return func() error { return nil }, nil }
 
-type memFile struct{ data []byte }
+// memFile keeps a file in chunks, so that a growing file is never copied
+// (a copy of a slice of 100 MB briefly needs twice that).
+type memFile struct {
+	chunks [][]byte
+	n      int64
+}
+
+const memChunk = 1 << 20
 
 func (f *memFile) ReadAt(p []byte, off int64) (int, error) {
-	if off >= int64(len(f.data)) {
+	if off >= f.n {
 		return 0, io.EOF
 	}
-	n := copy(p, f.data[off:])
+	n := 0
+	for n < len(p) && off < f.n {
+		c := f.chunks[off/memChunk][off%memChunk:]
+		m := copy(p[n:], c[:min(int64(len(c)), f.n-off)])
+		n, off = n+m, off+int64(m)
+	}
 	if n < len(p) {
 		return n, io.EOF
 	}
@@ -144,21 +155,36 @@ func (f *memFile) ReadAt(p []byte, off int64) (int, error) {
 }
 
 func (f *memFile) WriteAt(p []byte, off int64) (int, error) {
-	if end := int(off) + len(p); end > len(f.data) {
-		f.data = slices.Grow(f.data, end-len(f.data))[:end]
+	if end := off + int64(len(p)); end > f.n {
+		f.Truncate(end)
 	}
-	return copy(f.data[off:], p), nil
+	for n := 0; n < len(p); {
+		m := copy(f.chunks[off/memChunk][off%memChunk:], p[n:])
+		n, off = n+m, off+int64(m)
+	}
+	return len(p), nil
 }
 
 func (f *memFile) Truncate(size int64) error {
-	if int(size) <= len(f.data) {
-		f.data = f.data[:size]
-	} else {
-		f.data = append(f.data, make([]byte, int(size)-len(f.data))...)
+	for int64(len(f.chunks))*memChunk < size {
+		f.chunks = append(f.chunks, make([]byte, memChunk))
 	}
+	if size < f.n { // what a later extension reads must be zeros
+		if size%memChunk != 0 {
+			clear(f.chunks[size/memChunk][size%memChunk:])
+		}
+		f.chunks = f.chunks[:(size+memChunk-1)/memChunk]
+	}
+	f.n = size
 	return nil
+}
+
+func (f *memFile) bytes() []byte {
+	b := make([]byte, f.n)
+	f.ReadAt(b, 0)
+	return b
 }
 
 func (f *memFile) Sync() error          { return nil }
 func (f *memFile) Close() error         { return nil }
-func (f *memFile) size() (int64, error) { return int64(len(f.data)), nil }
+func (f *memFile) size() (int64, error) { return f.n, nil }

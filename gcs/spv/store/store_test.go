@@ -335,3 +335,30 @@ func TestLyingDisk(t *testing.T) {
 		t.Errorf("Open(state with a flipped bit) = %v, want ErrCorrupt", err)
 	}
 }
+
+// TestMemFile checks the chunked in-memory file against a byte slice on
+// writes across chunk boundaries, truncations and extensions.
+func TestMemFile(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var f memFile
+	var want []byte
+	for range 300 {
+		switch r.IntN(3) {
+		case 0, 1:
+			off := r.Int64N(3 * memChunk)
+			p := make([]byte, r.IntN(memChunk/2))
+			for i := range p {
+				p[i] = byte(r.Uint32())
+			}
+			f.WriteAt(p, off)
+			want = apply(want, write{off, p})
+		case 2:
+			size := r.Int64N(3 * memChunk)
+			f.Truncate(size)
+			want = apply(want, write{off: size})
+		}
+		if got := f.bytes(); string(got) != string(want) {
+			t.Fatalf("memFile holds %d bytes unlike the %d written", len(got), len(want))
+		}
+	}
+}
