@@ -6,13 +6,16 @@
 // [Run] syncs the block-header chain (package gcs/spv), then:
 //
 //  1. getcfheaders: the filter hashes of the range, chained into filter
-//     headers (gcs.CFHeaders) that must equal a trusted checkpoint
-//     ([Config.Checkpoint]) or, without one, chain from the all-zero header
-//     before genesis. Every cfheaders reply must end at the block hash the
-//     verified header chain has at that height.
-//  2. getcfilters, 1,000 blocks a round trip: each filter's hash must be the
-//     one the filter-header chain commits to (gcs.FromCFilter), then one
-//     reused gcs.Query tests the wallet's scripts against it.
+//     headers (gcs.CFHeaders) kept in the chain's store between runs, that
+//     must pass every trusted checkpoint on the way ([Config.Checkpoint]
+//     and the published ones, [Checkpoints]) and chain from the all-zero
+//     header before genesis, from a checkpoint, or from the stored ones.
+//     Every cfheaders reply must end at the block hash the verified header
+//     chain has at that height.
+//  2. getcfilters, 1,000 blocks a round trip, from From (the wallet's
+//     birthday) only: each filter, chained to the stored header before it,
+//     must give the stored header at its height, then one reused gcs.Query
+//     tests the wallet's scripts against it.
 //  3. getdata for the blocks whose filter matched: each block must hash to
 //     the chain's header and its transactions to the header's merkle root
 //     (spv.VerifyBlock), and its filter must hold every output script the

@@ -2,11 +2,13 @@ package spv_test
 
 import (
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/chainsieve/chainsieve/gcs/spv"
+	"github.com/chainsieve/chainsieve/gcs/spv/store"
 )
 
 // A chain accepts a header only with its proof of work: here Bitcoin's
@@ -45,4 +47,30 @@ func ExampleWatch_Check() {
 	ins, outs := w.Check(tx, tx.TxHash())
 	fmt.Println(len(ins), ins[0].Index, len(outs), len(w.Coins()))
 	// Output: 1 0 0 0
+}
+
+// A wallet keeps its chain in a store under the user cache directory,
+// started from the published anchor below its birthday: the first run
+// downloads from there, later runs only what is new. It picks the anchor
+// offline; the sync needs a peer, so this example shows the choice only.
+func ExampleOpenChain() {
+	dir, err := os.MkdirTemp("", "chainsieve-example") // store.DefaultDir("mainnet") in a wallet
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	st, err := store.Open(dir)
+	if err != nil {
+		panic(err)
+	}
+	c, err := spv.OpenChain(spv.ChainConfig{Network: spv.Mainnet, Store: st, Birthday: 850000})
+	if err != nil {
+		panic(err)
+	}
+	defer c.Close()
+	height, hash := c.Anchor()
+	fmt.Println(height, hash)
+	// spv.SyncHeaders(ctx, session, c) fetches the anchor's headers, then the rest.
+	// Output:
+	// 822528 000000000000000000001daacd23f9cb40c69ba923085618a5f9dbdd4d97e93a
 }

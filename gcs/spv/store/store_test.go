@@ -342,7 +342,7 @@ func TestMemFile(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	var f memFile
 	var want []byte
-	for range 300 {
+	for range 120 {
 		switch r.IntN(3) {
 		case 0, 1:
 			off := r.Int64N(3 * memChunk)
