@@ -58,6 +58,8 @@ func (c *Chain) checkAnchor(a *Anchor, birthday int32) error {
 		return fmt.Errorf("spv: anchor at height %d is above the birthday %d", a.Height, birthday)
 	case a.LocatorHeight >= lo && a.LocatorHeight > 0:
 		return fmt.Errorf("spv: anchor at height %d needs the headers from %d, but its locator is at %d", a.Height, lo, a.LocatorHeight)
+	case a.LocatorHeight == 0 && a.Locator != *c.net.Params.GenesisHash:
+		return fmt.Errorf("spv: anchor at height %d: a locator at height 0 must be the genesis block %s", a.Height, c.net.Params.GenesisHash)
 	}
 	return nil
 }

@@ -154,6 +154,7 @@ func TestOpenChainRejects(t *testing.T) {
 		{Height: 100, LocatorHeight: 95}, // locator inside the 10 headers the anchor needs
 		{Height: 100, LocatorHeight: 10}, // above the birthday below
 		{Height: -1, LocatorHeight: 0},
+		{Height: 50, LocatorHeight: 0}, // at 0 but not the genesis hash
 	} {
 		if _, err := spv.OpenChain(spv.ChainConfig{Network: spv.Regtest, Anchor: &a, Birthday: 99}); err == nil {
 			t.Errorf("OpenChain(anchor %+v, birthday 99) = nil error", a)
