@@ -5,9 +5,9 @@ import (
 
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/chainsieve/chainsieve/gcs/spv"
-	"github.com/chainsieve/chainsieve/gcs/spv/spvtest"
 	"github.com/chainsieve/chainsieve/gcs/spv/store"
 	"github.com/chainsieve/chainsieve/testvectors/livenode"
+	"github.com/chainsieve/chainsieve/testvectors/spvtest"
 )
 
 // TestScanFromAnchor scans a wallet from its birthday with a chain kept

@@ -7,9 +7,9 @@ import (
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/chainsieve/chainsieve/gcs"
 	"github.com/chainsieve/chainsieve/gcs/spv"
-	"github.com/chainsieve/chainsieve/gcs/spv/spvtest"
 	"github.com/chainsieve/chainsieve/gcs/spv/store"
 	"github.com/chainsieve/chainsieve/testvectors/livenode"
+	"github.com/chainsieve/chainsieve/testvectors/spvtest"
 )
 
 // storeScan runs a scan of sc's wallet from From to the tip against addr
