@@ -23,7 +23,7 @@ import (
 	"strings"
 )
 
-//go:embed bip37/*.json bip158/*.json ethlogs/*.json SHA256SUMS
+//go:embed bip37/*.json bip158/*.json ethlogs/*.json descriptor/*.json SHA256SUMS
 var files embed.FS
 
 // FS returns the embedded vector files, rooted so that names read
@@ -59,13 +59,14 @@ const (
 	GCSDecode        Format = "gcs-decode"        // malformed encodings and Core's accept/reject
 	EthBlocks        Format = "eth-blocks"        // Ethereum headers, logs and receipts
 	EthBloom9        Format = "eth-bloom9"        // go-ethereum bloom9 expectations and bit positions
+	Descriptor       Format = "descriptor"        // BIP380 output script descriptors and their scripts
 )
 
 // Formats lists every format in a stable order.
 var Formats = []Format{
 	Murmur3, BIP37Filter, BIP37Match, BIP37MerkleBlock,
 	BIP158Table, BIP158Blocks, GCSRaw, GCSMatchAny, GCSDecode,
-	EthBlocks, EthBloom9,
+	EthBlocks, EthBloom9, Descriptor,
 }
 
 // Detect recognises the format of a vector file from its JSON shape.
@@ -125,6 +126,8 @@ func detectObject(t map[string]any) Format {
 		return EthBlocks
 	case has("TestBloom") || has("bit_positions"):
 		return EthBloom9
+	case has("checksums") && has("descriptors"):
+		return Descriptor
 	}
 	return ""
 }

@@ -31,6 +31,7 @@ var wantFormats = map[string]Format{
 	"ethlogs/mainnet-22869878.json":       EthBlocks,
 	"ethlogs/mainnet-headers-portal.json": EthBlocks,
 	"ethlogs/geth-bloom9-vectors.json":    EthBloom9,
+	"descriptor/descriptors.json":         Descriptor,
 }
 
 func TestDetectEveryFile(t *testing.T) {
@@ -90,6 +91,13 @@ func TestCounts(t *testing.T) {
 	check(t, "headers-portal", len(eb.Blocks), 13, err)
 	b9, err := ParseEthBloom9(read("ethlogs/geth-bloom9-vectors.json"))
 	check(t, "bloom9 bit positions", len(b9.BitPositions), 16, err)
+	dv, err := ParseDescriptors(read("descriptor/descriptors.json"))
+	check(t, "descriptor checksums", len(dv.Checksums), 15, err)
+	check(t, "descriptor keys", len(dv.Keys), 36, err)
+	check(t, "descriptors", len(dv.Descriptors), 47, err)
+	check(t, "descriptor combo", len(dv.Combo), 3, err)
+	check(t, "invalid descriptors", len(dv.Invalid), 39, err)
+	check(t, "bip86 addresses", len(dv.BIP86.Addresses), 3, err)
 
 	// Spot checks on byte order and decoding.
 	if got := rows[0].BlockHash.String(); got != "000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943" {

@@ -2,7 +2,7 @@
 //
 // [File] recognises a vector file's format (see package testvectors), runs
 // every vector through the protocol package that implements it (bip37, gcs,
-// ethlogs) and returns one [Result] per vector. A vector that cannot be checked
+// ethlogs, gcs/spv/descriptor) and returns one [Result] per vector. A vector that cannot be checked
 // yet is reported as [Unchecked], which callers count as a failure: nothing
 // passes silently. The CLI's `chainsieve vectors verify` and each protocol
 // package's tests are its users.
@@ -94,6 +94,7 @@ var checkers = map[testvectors.Format]func([]byte) ([]Result, error){
 	testvectors.GCSDecode:        checkGCSDecode,
 	testvectors.EthBlocks:        checkEthBlocks,
 	testvectors.EthBloom9:        checkEthBloom9,
+	testvectors.Descriptor:       checkDescriptors,
 }
 
 // result turns a check's error into a Result.
