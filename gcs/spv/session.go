@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/peer"
 	"github.com/btcsuite/btcd/wire/v2"
 )
@@ -30,6 +31,12 @@ type Config struct {
 	// or wire.SFNodeBloom for BIP37. A peer without them is refused right
 	// after the handshake.
 	Services wire.ServiceFlag
+
+	// Advertise are the services this client claims in its version
+	// message; zero claims none. A wallet that broadcasts segwit
+	// transactions advertises wire.SFNodeWitness, as Neutrino does: peers
+	// then ask for transactions with their witnesses (BIP144).
+	Advertise wire.ServiceFlag
 
 	// Timeout bounds the handshake and every wait for a message the peer
 	// owes; zero means [DefaultTimeout]. A peer that exceeds it is dropped
@@ -53,6 +60,7 @@ type Config struct {
 type Session struct {
 	p       *peer.Peer
 	addr    string
+	claims  wire.ServiceFlag // Config.Advertise
 	timeout time.Duration
 	in      chan wire.Message
 	closed  chan struct{}
@@ -61,8 +69,9 @@ type Session struct {
 	acked   sync.Once // closes verack
 
 	mu      sync.Mutex
-	failure error               // why the session ended, if it did by our hand or a bad message
-	pending map[uint64]struct{} // nonces of our pings not yet answered
+	failure error                       // why the session ended, if it did by our hand or a bad message
+	pending map[uint64]struct{}         // nonces of our pings not yet answered
+	awaits  map[chainhash.Hash]struct{} // transactions a Broadcast announced and awaits getdata for
 	traffic Traffic
 }
 
@@ -91,13 +100,14 @@ func NewSession(ctx context.Context, conn net.Conn, cfg Config) (*Session, error
 		conn.Close()
 		return nil, errors.New("spv: Config.Network is nil")
 	}
-	s := &Session{addr: conn.RemoteAddr().String(), timeout: cfg.timeout(),
+	s := &Session{addr: conn.RemoteAddr().String(), timeout: cfg.timeout(), claims: cfg.Advertise,
 		in: make(chan wire.Message, queueLen), closed: make(chan struct{}), verack: make(chan struct{}),
 		pending: make(map[uint64]struct{}), traffic: newTraffic()}
 	p, err := peer.NewOutboundPeer(&peer.Config{
 		UserAgentName:       "chainsieve",
 		UserAgentVersion:    "0.1.0",
 		ChainParams:         cfg.Network.Params,
+		Services:            cfg.Advertise,
 		DisableRelayTx:      true,
 		DisableStallHandler: true, // our own timeouts bound every wait
 		Listeners: peer.MessageListeners{

@@ -99,9 +99,10 @@ func (s *Session) count(n int, msg wire.Message, err error) bool {
 	return true
 }
 
-// wanted reports whether msg may answer a request: pongs to our pings, and
-// the messages light-client requests are answered with. The rest (inv,
-// addr, ping, getheaders, feefilter, …) answers nothing we ask.
+// wanted reports whether msg may answer a request: pongs to our pings, the
+// messages light-client requests are answered with, and getdata for a
+// transaction a Broadcast announced. The rest (inv, addr, ping,
+// getheaders, feefilter, …) answers nothing we ask.
 func (s *Session) wanted(msg wire.Message) bool {
 	switch m := msg.(type) {
 	case *wire.MsgPong:
@@ -115,6 +116,8 @@ func (s *Session) wanted(msg wire.Message) bool {
 	case *wire.MsgHeaders, *wire.MsgCFHeaders, *wire.MsgCFilter, *wire.MsgCFCheckpt,
 		*wire.MsgBlock, *wire.MsgMerkleBlock, *wire.MsgTx, *wire.MsgNotFound, *wire.MsgReject:
 		return true
+	case *wire.MsgGetData:
+		return s.awaited(m)
 	}
 	return false
 }
