@@ -56,10 +56,10 @@ func (o RelayOutcome) String() string {
 type Relay struct {
 	Peer    string
 	Outcome RelayOutcome
-	// Settled is true once the peer answered a ping sent after the
-	// transaction: peers handle a connection's messages in order, so it
-	// had finished with the transaction, and a peer that sends rejects
-	// (btcd) accepted it into its mempool.
+	// Settled is true once the peer's verdict is in: it rejected the
+	// transaction, or answered a ping sent after it. Peers handle a
+	// connection's messages in order, so a peer that sends rejects (btcd)
+	// and answered the ping without one accepted it into its mempool.
 	Settled bool
 	Code    wire.RejectCode // Rejected only
 	Reason  string          // Rejected only: the peer's text, clipped and escaped

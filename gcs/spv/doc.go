@@ -21,6 +21,8 @@
 // or breaks the request-reply protocol is dropped with an error wrapping
 // [ErrMisbehaving], one that goes quiet with [ErrStalled]. [Session.Traffic]
 // counts bytes, messages and round trips for cost measurements.
+// [Session.Broadcast] relays a wallet's transaction and reports what each
+// peer did with it.
 //
 // What a single peer can still do: withhold blocks it has not announced
 // (the chain ends where its headers end), and, without a trusted
