@@ -2,6 +2,7 @@ package beacon_test
 
 import (
 	"math/big"
+	"sync"
 	"testing"
 
 	"github.com/chainsieve/chainsieve/ethlogs/beacon/beacontest"
@@ -43,3 +44,20 @@ func serve(t testing.TB, c *beacontest.Chain, lie beacontest.Lie, maxUpdates int
 	t.Cleanup(func() { s.Close() })
 	return s
 }
+
+// sharedChain is a two-period chain with a fork boundary under the
+// finality update's signature, built once for the tests that only read
+// it: its keys take a tenth of a second a period to draw.
+var sharedChain = func() func(testing.TB) *beacontest.Chain {
+	once := sync.OnceValues(func() (*beacontest.Chain, error) {
+		return beacontest.NewChain(beacontest.Options{Finalized: testHeader(1000), Periods: 2, ForkBoundary: true})
+	})
+	return func(t testing.TB) *beacontest.Chain {
+		t.Helper()
+		c, err := once()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+}()

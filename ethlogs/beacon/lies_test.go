@@ -18,7 +18,7 @@ import (
 // header and its signature, so that signing in the wrong fork is a lie
 // too.
 func TestLies(t *testing.T) {
-	c := newChain(t, beacontest.Options{Periods: 2, ForkBoundary: true})
+	c := sharedChain(t)
 	want := map[beacontest.Lie]beacon.Check{
 		beacontest.OtherCheckpoint:               beacon.CheckCheckpoint,
 		beacontest.UnprovenPeriod:                beacon.CheckUpdates,
