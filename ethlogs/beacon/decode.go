@@ -165,7 +165,7 @@ func decodeHeader(chain *params.ChainConfig, version string, j *headerJSON) (hea
 	v, f := forkIndex(version), forkIndex(h.fork)
 	switch {
 	case v < forkIndex("ALTAIR"):
-		return header{}, fmt.Errorf("version %q is not a light-client version", version)
+		return header{}, fmt.Errorf("version %q is not a light-client version this client knows", version)
 	case f > v:
 		return header{}, fmt.Errorf("slot %d is in fork %s, after the response's version %q", h.Slot, h.fork, version)
 	case f < forkIndex("CAPELLA"):

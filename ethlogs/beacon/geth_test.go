@@ -158,3 +158,34 @@ func BenchmarkAnchor(b *testing.B) {
 		}
 	})
 }
+
+// TestGloas anchors a chain that is Gloas from genesis, where a
+// light-client header proves only the execution block hash, and checks it
+// against go-ethereum, which decodes the Gloas shape too.
+func TestGloas(t *testing.T) {
+	fin := testHeader(4242)
+	c := newChain(t, beacontest.Options{Finalized: fin, Gloas: true})
+	s := serve(t, c, beacontest.Honest, 0)
+	f, err := beacon.Anchor(context.Background(), beacon.Config{URL: s.URL, Chain: c.Config(), Checkpoint: c.Checkpoint()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Fork != "gloas" || f.BlockHash != fin.Hash() || f.Payload != nil {
+		t.Fatalf("Anchor = %+v, want a Gloas anchor on %s with no payload", f, fin.Hash())
+	}
+	if err := f.VerifyHeader(fin); err != nil {
+		t.Fatal(err)
+	}
+	if _, block, err := gethAnchor(s.URL, c.Config(), c.Checkpoint()); err != nil || block != fin.Hash() {
+		t.Fatalf("go-ethereum = %s, %v", block, err)
+	}
+	for lie, check := range map[beacontest.Lie]beacon.Check{
+		beacontest.ForgedBlockHash:      beacon.CheckExecution,
+		beacontest.WrongExecutionBranch: beacon.CheckExecution,
+		beacontest.WrongFinalityBranch:  beacon.CheckFinality,
+	} {
+		s := serve(t, c, lie, 0)
+		_, err := beacon.Anchor(context.Background(), beacon.Config{URL: s.URL, Chain: c.Config(), Checkpoint: c.Checkpoint()})
+		wantCheck(t, err, check)
+	}
+}

@@ -38,6 +38,10 @@ type Options struct {
 	// signature slot − 1, one epoch after its attested header's: the spec
 	// signs in Fulu, go-ethereum's light client expects Electra.
 	ForkBoundary bool
+	// Gloas makes every block a Gloas block: states at Gloas's
+	// generalized indices, and light-client headers that prove only the
+	// execution block hash. It excludes DenebPeriods and ForkBoundary.
+	Gloas bool
 	// Now is the time at which the chain is current: its finality update
 	// was signed 6 seconds ago. Zero: time.Now().
 	Now time.Time
@@ -67,7 +71,8 @@ type Chain struct {
 // header and the two trees its roots come from.
 type block struct {
 	header  bt.Header
-	payload *deneb.ExecutionPayloadHeader
+	payload *deneb.ExecutionPayloadHeader // nil in Gloas
+	elHash  common.Hash                   // the execution block's hash
 	state   *tree
 	body    *tree
 }
@@ -150,6 +155,12 @@ func (c *Chain) configure(opts Options) error {
 	}
 	forks := []beacon.Fork{{Name: "GENESIS"}, {Name: "ALTAIR"}, {Name: "BELLATRIX"}, {Name: "CAPELLA"}, {Name: "DENEB"},
 		{Name: "ELECTRA", Epoch: electra}, {Name: "FULU", Epoch: fulu}}
+	if opts.Gloas {
+		if opts.DenebPeriods > 0 || opts.ForkBoundary {
+			return errors.New("beacontest: a Gloas chain is Gloas from genesis: no DenebPeriods or ForkBoundary")
+		}
+		forks = append(forks, beacon.Fork{Name: "GLOAS"})
+	}
 	for i := range forks {
 		forks[i].Version = [4]byte{byte(i), 0xbe, 0xac, 0x07}
 	}
@@ -241,6 +252,11 @@ func (c *Chain) newBlock(slot uint64, el *types.Header, finalized *block) (*bloc
 		return nil, fmt.Errorf("beacontest: %w", err)
 	}
 	fork := c.config.ForkNameAtSlot(slot)
+	body := map[uint64]merkle.Value{params.BodyIndexExecPayload: payloadRoot}
+	if fork == "gloas" {
+		// Gloas headers prove the block hash alone, at its own index.
+		payload, body = nil, map[uint64]merkle.Value{params.BodyIndexExecBlockHash(fork): merkle.Value(el.Hash())}
+	}
 	p := slot / params.SyncPeriodLength
 	leaves := map[uint64]merkle.Value{
 		params.StateIndexSyncCommittee(fork):     merkle.Value(c.committees[p].root),
@@ -249,8 +265,7 @@ func (c *Chain) newBlock(slot uint64, el *types.Header, finalized *block) (*bloc
 	if finalized != nil {
 		leaves[params.StateIndexFinalBlock(fork)] = merkle.Value(finalized.root())
 	}
-	b := &block{payload: payload, state: newTree(slot, leaves),
-		body: newTree(slot, map[uint64]merkle.Value{params.BodyIndexExecPayload: payloadRoot})}
+	b := &block{payload: payload, elHash: el.Hash(), state: newTree(slot, leaves), body: newTree(slot, body)}
 	b.header = bt.Header{Slot: slot, ProposerIndex: slot % 997, ParentRoot: sha256.Sum256(new(big.Int).SetUint64(slot).Bytes()),
 		StateRoot: b.state.root(), BodyRoot: b.body.root()}
 	c.blocks[b.root()] = b

@@ -11,15 +11,16 @@
 // real execution block. Everything a client cannot see is filler: the
 // beacon state and block body are sparse Merkle trees holding only the
 // leaves light clients prove (sync committees, finalized root, execution
-// payload) at go-ethereum's generalized indices for Deneb, Electra and
-// Fulu.
+// payload or, in Gloas, execution block hash) at go-ethereum's
+// generalized indices for Deneb, Electra, Fulu and Gloas.
 //
 // A [Server] can tell one [Lie] at a time — a bad signature, a short
 // committee, a corrupted branch, a stale or rolled-back finalized header,
 // garbage — each of which a correct client must reject with its own
 // check.
 //
-// Not modelled: Capella-only and Gloas headers, SSZ answers, the events
+// Not modelled: Capella-only headers, a chain crossing into Gloas (a
+// Gloas chain is Gloas from genesis), SSZ answers, the events
 // stream, parent links between beacon blocks, and the transactions and
 // withdrawals roots of payloads (zero: a header does not carry them).
 package beacontest

@@ -29,9 +29,10 @@ type beaconHeaderJSON struct {
 }
 
 type headerJSON struct {
-	Beacon          beaconHeaderJSON              `json:"beacon"`
-	Execution       *deneb.ExecutionPayloadHeader `json:"execution"`
-	ExecutionBranch []common.Hash                 `json:"execution_branch"`
+	Beacon             beaconHeaderJSON              `json:"beacon"`
+	Execution          *deneb.ExecutionPayloadHeader `json:"execution,omitempty"`
+	ExecutionBlockHash *common.Hash                  `json:"execution_block_hash,omitempty"` // Gloas
+	ExecutionBranch    []common.Hash                 `json:"execution_branch"`
 }
 
 type bootstrapJSON struct {
@@ -70,12 +71,15 @@ func corrupt(b []common.Hash) []common.Hash {
 
 func (b *block) json() headerJSON {
 	h := b.header
-	return headerJSON{
-		Beacon: beaconHeaderJSON{Slot: decimal(h.Slot), ProposerIndex: decimal(h.ProposerIndex),
-			ParentRoot: h.ParentRoot, StateRoot: h.StateRoot, BodyRoot: h.BodyRoot},
-		Execution:       b.payload,
-		ExecutionBranch: hashes(b.body.branch(params.BodyIndexExecPayload)),
+	j := headerJSON{Beacon: beaconHeaderJSON{Slot: decimal(h.Slot), ProposerIndex: decimal(h.ProposerIndex),
+		ParentRoot: h.ParentRoot, StateRoot: h.StateRoot, BodyRoot: h.BodyRoot}}
+	if b.payload == nil {
+		hash := b.elHash
+		j.ExecutionBlockHash, j.ExecutionBranch = &hash, hashes(b.body.branch(params.BodyIndexExecBlockHashGloas))
+	} else {
+		j.Execution, j.ExecutionBranch = b.payload, hashes(b.body.branch(params.BodyIndexExecPayload))
 	}
+	return j
 }
 
 func (c *Chain) bootstrapJSON(b *block) envelope {

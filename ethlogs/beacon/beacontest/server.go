@@ -209,8 +209,13 @@ func (s *Server) prepareFinality() error {
 	case WrongExecutionBranch:
 		j.Finalized.ExecutionBranch = corrupt(j.Finalized.ExecutionBranch)
 	case ForgedBlockHash:
+		hash := crypto.Keccak256Hash([]byte("beacontest forged block"))
+		if j.Finalized.Execution == nil {
+			j.Finalized.ExecutionBlockHash = &hash
+			break
+		}
 		forged := *j.Finalized.Execution
-		forged.BlockHash = phase0.Hash32(crypto.Keccak256Hash([]byte("beacontest forged block")))
+		forged.BlockHash = phase0.Hash32(hash)
 		j.Finalized.Execution = &forged
 	}
 	if err != nil {
