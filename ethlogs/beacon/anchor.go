@@ -22,9 +22,12 @@ const (
 	// healthy chain; an hour leaves room for a few missed epochs.
 	DefaultMaxAge = time.Hour
 	// DefaultMaxCheckpointAge bounds the age of the trusted checkpoint:
-	// 14 days, below the weak-subjectivity period of about 15.7 days that
-	// consensus-specs electra/weak-subjectivity.md gives for mainnet.
-	DefaultMaxCheckpointAge = 14 * 24 * time.Hour
+	// 8 days, below the weak-subjectivity period of a chain with more than
+	// 8.4 million ether staked, such as mainnet: 256 + 10·65536/400 =
+	// 1,894 epochs, 8.4 days (compute_weak_subjectivity_period,
+	// consensus-specs specs/electra/weak-subjectivity.md). Chains with
+	// less at stake have shorter periods.
+	DefaultMaxCheckpointAge = 8 * 24 * time.Hour
 	// DefaultTimeout bounds each request.
 	DefaultTimeout = 30 * time.Second
 )
@@ -358,7 +361,7 @@ func (r *run) sync(ctx context.Context, s *store, target, current uint64) (int, 
 		case err != nil:
 			return applied, fail("updates", CheckDecode, decodeError(err, body))
 		case len(updates) == 0:
-			return applied, fail("updates", CheckUpdates, fmt.Errorf("no update for period %d, whose committee's successor signed the finality update in period %d", s.period, target))
+			return applied, fail("updates", CheckUpdates, fmt.Errorf("no update for period %d: the finality update is signed in period %d, whose committee only the updates from period %d on can prove", s.period, target, s.period))
 		case uint64(len(updates)) > count:
 			return applied, fail("updates", CheckUpdates, fmt.Errorf("%d updates, more than the %d asked for", len(updates), count))
 		}

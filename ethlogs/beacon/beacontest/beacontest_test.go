@@ -134,8 +134,8 @@ func TestOptionsAndLies(t *testing.T) {
 		t.Error("NewChain without Finalized = nil error")
 	}
 	h := &types.Header{Number: big.NewInt(1), Difficulty: new(big.Int)}
-	if _, err := NewChain(Options{Finalized: h, Periods: 13}); err == nil {
-		t.Error("NewChain with 13 periods = nil error")
+	if _, err := NewChain(Options{Finalized: h, Periods: 8}); err == nil {
+		t.Error("NewChain with 8 periods = nil error")
 	}
 	seen := map[string]bool{}
 	for _, l := range append(Lies(), Honest) {

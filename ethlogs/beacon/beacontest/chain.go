@@ -29,7 +29,7 @@ type Options struct {
 	Head *types.Header
 	// Periods is the number of sync committee periods from the
 	// checkpoint's to the head's, each with its own committee; 0 means 1.
-	// The checkpoint must stay under 14 days old: at most 12.
+	// The checkpoint must stay under 8 days old: at most 7.
 	Periods int
 	// DenebPeriods is the number of periods, from the checkpoint's, under
 	// Deneb's generalized indices; the rest are under Electra's and Fulu's.
@@ -106,8 +106,8 @@ func NewChain(opts Options) (*Chain, error) {
 		return nil, errors.New("beacontest: Options.Finalized is not set")
 	}
 	periods := uint64(max(opts.Periods, 1))
-	if periods > 12 {
-		return nil, fmt.Errorf("beacontest: %d periods: the checkpoint would be more than 14 days old", periods)
+	if periods > 7 {
+		return nil, fmt.Errorf("beacontest: %d periods: the checkpoint would be more than 8 days old", periods)
 	}
 	if opts.Now.IsZero() {
 		opts.Now = time.Now()
