@@ -205,8 +205,7 @@ func newRun(cfg Config) (*run, error) {
 func (r *run) clock() clock { return clock{genesis: r.cfg.Chain.GenesisTime, now: r.cfg.Now()} }
 
 func (r *run) anchor(ctx context.Context) (Finalized, error) {
-	chain := r.cfg.Chain
-	st, err := readState(r.cfg.StatePath, chain.GenesisValidatorsRoot)
+	st, err := readState(r.cfg.StatePath, r.cfg.Chain.GenesisValidatorsRoot)
 	if err != nil {
 		return Finalized{}, err
 	}
@@ -225,19 +224,36 @@ func (r *run) anchor(ctx context.Context) (Finalized, error) {
 	if err != nil {
 		return Finalized{}, err
 	}
-	checkpointSlot := s.finalized
+	f := Finalized{Checkpoint: root, CheckpointSlot: s.finalized}
 	u, err := r.finalityUpdate(ctx, s, current)
 	if err != nil {
 		return Finalized{}, err
 	}
-	updates, err := r.sync(ctx, s, period(u.signatureSlot), current)
-	if err != nil {
+	if f.Updates, err = r.sync(ctx, s, period(u.signatureSlot), current); err != nil {
+		return Finalized{}, err
+	}
+	if err := r.accept(s, u, st); err != nil {
 		return Finalized{}, err
 	}
 	fin := u.finalized
-	fail := func(check Check, format string, args ...any) (Finalized, error) {
+	f.Slot, f.Root, f.Time, f.Fork = fin.Slot, fin.Hash(), r.clock().slotTime(fin.Slot), fin.fork
+	f.BlockHash, f.Payload = fin.proof.BlockHash(), fin.payload
+	f.SignatureSlot, f.Signers = u.signatureSlot, u.aggregate.SignerCount()
+	f.Requests, f.Bytes = r.fetch.requests, r.fetch.bytes
+	if err := r.save(st, f); err != nil {
+		return Finalized{}, err
+	}
+	return f, nil
+}
+
+// accept checks the finality update once the store has its signature's
+// committee: the signature, then that its finalized header goes back from
+// nothing accepted and is fresh.
+func (r *run) accept(s *store, u *update, st state) error {
+	fin := u.finalized
+	fail := func(check Check, format string, args ...any) error {
 		at := fmt.Sprintf("finality update signed at slot %d", u.signatureSlot)
-		return Finalized{}, &Error{Endpoint: "GET " + finalityPath, At: at, Check: check, Err: fmt.Errorf(format, args...)}
+		return &Error{Endpoint: "GET " + finalityPath, At: at, Check: check, Err: fmt.Errorf(format, args...)}
 	}
 	if err := s.verifySignature(u); err != nil {
 		return fail(CheckSignature, "%v", err)
@@ -245,7 +261,7 @@ func (r *run) anchor(ctx context.Context) (Finalized, error) {
 	if fin.Slot < s.finalized {
 		return fail(CheckRollback, "its finalized header at slot %d is older than slot %d, proven finalized by the checkpoint or an update of this run", fin.Slot, s.finalized)
 	}
-	if fin.Slot < st.FinalizedSlot || fin.Slot == st.FinalizedSlot && fin.Hash() != st.FinalizedRoot {
+	if st.FinalizedRoot != (common.Hash{}) && (fin.Slot < st.FinalizedSlot || fin.Slot == st.FinalizedSlot && fin.Hash() != st.FinalizedRoot) {
 		return fail(CheckRollback, "its finalized header %s at slot %d is not the finalized header %s at slot %d or a later one, accepted by an earlier run (state file %s)",
 			fin.Hash(), fin.Slot, st.FinalizedRoot, st.FinalizedSlot, r.cfg.StatePath)
 	}
@@ -254,24 +270,22 @@ func (r *run) anchor(ctx context.Context) (Finalized, error) {
 		return fail(CheckFreshness, "its finalized header at slot %d is from %s, %s ago, more than the %s allowed: the server withholds newer finality, or the chain is not finalizing",
 			fin.Slot, c.slotTime(fin.Slot).UTC().Format(time.RFC3339), age.Round(time.Second), r.cfg.MaxAge)
 	}
-	f := Finalized{Slot: fin.Slot, Root: fin.Hash(), Time: c.slotTime(fin.Slot), Fork: fin.fork,
-		BlockHash: fin.proof.BlockHash(), Payload: fin.payload,
-		Checkpoint: root, CheckpointSlot: checkpointSlot, SignatureSlot: u.signatureSlot, Signers: u.aggregate.SignerCount(),
-		Updates: updates, Requests: r.fetch.requests, Bytes: r.fetch.bytes}
-	if r.cfg.StatePath != "" {
-		next := st
-		next.GenesisValidatorsRoot, next.FinalizedSlot, next.FinalizedRoot = chain.GenesisValidatorsRoot, f.Slot, f.Root
-		next.Checkpoint = root
-		// An epoch's first block is what servers bootstrap from
-		// (full-node.md); go-ethereum saves the same as its checkpoint.
-		if f.Slot%params.EpochLength == 0 {
-			next.Checkpoint = f.Root
-		}
-		if err := writeState(r.cfg.StatePath, next); err != nil {
-			return Finalized{}, err
-		}
+	return nil
+}
+
+// save records an accepted anchor in the state file, if there is one.
+func (r *run) save(st state, f Finalized) error {
+	if r.cfg.StatePath == "" {
+		return nil
 	}
-	return f, nil
+	st.GenesisValidatorsRoot, st.FinalizedSlot, st.FinalizedRoot = r.cfg.Chain.GenesisValidatorsRoot, f.Slot, f.Root
+	st.Checkpoint = f.Checkpoint
+	// An epoch's first block is what servers bootstrap from
+	// (full-node.md); go-ethereum saves the same as its checkpoint.
+	if f.Slot%params.EpochLength == 0 {
+		st.Checkpoint = f.Root
+	}
+	return writeState(r.cfg.StatePath, st)
 }
 
 // bootstrap fetches the bootstrap for the trusted root and starts the
