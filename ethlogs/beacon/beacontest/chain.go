@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"sync"
 	"time"
 
 	"github.com/attestantio/go-eth2-client/spec/deneb"
@@ -51,13 +52,14 @@ type Options struct {
 
 // Chain is a synthetic beacon chain: a checkpoint, one sync committee
 // update per period, a finality update, and the blocks some lies need.
-// Its keys are real BLS keys; building one costs about 50 ms a period.
+// Its keys are real BLS keys: drawing a committee costs about 55 ms of
+// CPU, and a chain has one per period plus one.
 // A Chain is read-only once built and can serve many servers at once.
 type Chain struct {
 	config     *params.ChainConfig
 	now        time.Time
-	committees map[uint64]*committee // by period, the last one's successor included
-	attacker   *committee
+	committees map[uint64]*committee      // by period, the last one's successor included
+	attacker   func() (*committee, error) // the forged-committee lie's keys, drawn on first use
 	checkpoint *block
 	updates    map[uint64]*update // by period
 	finality   *update
@@ -127,10 +129,7 @@ func NewChain(opts Options) (*Chain, error) {
 		}
 		c.committees[p] = k
 	}
-	var err error
-	if c.attacker, err = newCommittee(opts.Seed+" attacker", c.last); err != nil {
-		return nil, err
-	}
+	c.attacker = sync.OnceValues(func() (*committee, error) { return newCommittee(opts.Seed+" attacker", c.last) })
 	return c, c.build(opts)
 }
 

@@ -25,6 +25,7 @@ type Server struct {
 
 	chain      *Chain
 	lie        Lie
+	attacker   *committee // for ForgedCommittee
 	maxUpdates int
 	finality   []byte // the finality update's answer, lie applied
 	optimistic []byte
@@ -41,6 +42,12 @@ func (c *Chain) Serve(lie Lie, maxUpdates int) (*Server, error) {
 		return nil, fmt.Errorf("beacontest: unknown lie %d", lie)
 	}
 	s := &Server{chain: c, lie: lie, maxUpdates: maxUpdates}
+	if lie == ForgedCommittee {
+		var err error
+		if s.attacker, err = c.attacker(); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.prepareFinality(); err != nil {
 		return nil, err
 	}
@@ -148,7 +155,7 @@ func (s *Server) updates(w http.ResponseWriter, r *http.Request) {
 		case s.lie == WrongCommitteeBranch && i == 0:
 			j.NextBranch = corrupt(j.NextBranch)
 		case s.lie == ForgedCommittee && p+1 == c.last:
-			j.Next = c.attacker.serialized
+			j.Next = s.attacker.serialized
 		}
 		out[i] = env
 	}
@@ -194,7 +201,7 @@ func (s *Server) prepareFinality() error {
 	case LowParticipation:
 		err = resign(signers, params.SyncCommitteeSupermajority-1, attested, c.signingEpoch(u.signatureSlot))
 	case ForgedCommittee:
-		err = resign(c.attacker, params.SyncCommitteeSize, attested, c.signingEpoch(u.signatureSlot))
+		err = resign(s.attacker, params.SyncCommitteeSize, attested, c.signingEpoch(u.signatureSlot))
 	case AttestedForkSignature:
 		err = resign(signers, params.SyncCommitteeSize, attested, u.attested.header.Slot/params.EpochLength)
 	case SignatureSlotNotAfterAttested, FutureSignature:
