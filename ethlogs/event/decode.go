@@ -1,9 +1,9 @@
 package event
 
 import (
-	"bytes"
 	"fmt"
 	"math/big"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -18,130 +18,139 @@ type Arg struct {
 	Value string // see [Event.Decode]
 }
 
-// Decode decodes a log of this event: topic 0 must be [Event.Topic], one
-// more topic per indexed parameter, and data holding the other parameters
-// ABI-encoded. Values are written as: integers in decimal, addresses in
-// EIP-55 mixed case, bool as true or false, bytes and bytesN in 0x hex,
-// strings as they are (not quoted; they may hold any bytes), and an indexed
-// string or bytes as the hash in its topic. A word with non-canonical
-// padding, an offset or length outside data, or a topic count that does
-// not fit is an error naming the parameter.
+// Decode decodes a log of this event for display. Values are written as:
+// integers in decimal, addresses in EIP-55 mixed case, bool as true or
+// false, bytes and bytesN in 0x hex, strings as they are (not quoted; they
+// may hold any bytes), arrays as [a, b] and tuples as (a, b) with the
+// strings inside them quoted, and an indexed parameter that is not a word
+// (string, bytes, arrays, tuples) as the hash in its topic.
+//
+// The log must match the event as [Event.Values] requires; an error names
+// the parameter and the reason.
 func (e *Event) Decode(topics []common.Hash, data []byte) ([]Arg, error) {
-	if len(topics) == 0 || topics[0] != e.Topic() {
-		return nil, fmt.Errorf("event: topic 0 is not %s", e.Signature())
+	ev, values, err := e.decode(topics, data)
+	if err != nil {
+		return nil, err
 	}
-	if want := 1 + e.indexed(); len(topics) != want {
-		return nil, fmt.Errorf("event: %d topics, %s has %d", len(topics), e.Signature(), want)
-	}
-	heads := 0
-	for _, in := range e.Inputs {
-		if !in.Indexed {
-			heads++
-		}
-	}
-	if len(data) < 32*heads {
-		return nil, fmt.Errorf("event: %d bytes of data, %s needs at least %d", len(data), e.Signature(), 32*heads)
-	}
-	args := make([]Arg, len(e.Inputs))
-	topic, head := 1, 0
-	for i, in := range e.Inputs {
-		args[i] = Arg{Name: in.Name, Type: in.Type}
-		if args[i].Name == "" {
-			args[i].Name = "arg" + strconv.Itoa(i)
-		}
-		var err error
-		switch {
-		case in.Indexed && isDynamic(in.Type):
-			args[i].Value = topics[topic].Hex()
-			topic++
-		case in.Indexed:
-			args[i].Value, err = word(in.Type, topics[topic][:])
-			topic++
-		case isDynamic(in.Type):
-			args[i].Value, err = tail(in.Type, data, head)
-			head++
-		default:
-			args[i].Value, err = word(in.Type, data[32*head:32*head+32])
-			head++
-		}
-		if err != nil {
-			return nil, fmt.Errorf("event: %s %s: %v", in.Type, args[i].Name, err)
+	args := make([]Arg, len(values))
+	for i, in := range ev.Inputs {
+		args[i] = Arg{Name: ev.argName(i), Type: in.Type.String()}
+		if in.Indexed && !in.Type.Word() {
+			args[i].Value = values[i].(common.Hash).Hex()
+		} else {
+			args[i].Value = format(&in.Type, values[i], false)
 		}
 	}
 	return args, nil
 }
 
-func isDynamic(t string) bool { return t == "string" || t == "bytes" }
-
-// word decodes a static type from its 32-byte word.
-func word(t string, w []byte) (string, error) {
-	switch {
-	case t == "address":
-		if !zero(w[:12]) {
-			return "", fmt.Errorf("high 12 bytes not zero")
-		}
-		return common.BytesToAddress(w[12:]).Hex(), nil
-	case t == "bool":
-		if !zero(w[:31]) || w[31] > 1 {
-			return "", fmt.Errorf("word is neither 0 nor 1")
-		}
-		return strconv.FormatBool(w[31] == 1), nil
-	case strings.HasPrefix(t, "bytes"):
-		n, _ := strconv.Atoi(t[5:])
-		if !zero(w[n:]) {
-			return "", fmt.Errorf("bytes after the first %d not zero", n)
-		}
-		return hexutil.Encode(w[:n]), nil
-	case strings.HasPrefix(t, "uint"):
-		bits, _ := strconv.Atoi(t[4:])
-		if !zero(w[:32-bits/8]) {
-			return "", fmt.Errorf("value wider than %d bits", bits)
-		}
-		return new(big.Int).SetBytes(w).String(), nil
-	default: // intN, two's complement sign-extended to 256 bits
-		bits, _ := strconv.Atoi(t[3:])
-		pad, neg := w[:32-bits/8], w[32-bits/8]&0x80 != 0
-		if fill := map[bool]byte{false: 0, true: 0xff}[neg]; bytes.Count(pad, []byte{fill}) != len(pad) {
-			return "", fmt.Errorf("value not sign-extended from %d bits", bits)
-		}
-		v := new(big.Int).SetBytes(w)
-		if neg {
-			v.Sub(v, new(big.Int).Lsh(big.NewInt(1), 256))
-		}
-		return v.String(), nil
-	}
+// Values decodes a log of this event into Go values, one per parameter in
+// declaration order, of the types [Type.GoType] names: common.Address,
+// bool, uint8…uint64 and int8…int64 for those widths and *big.Int for the
+// others, [N]byte, []byte, string, arrays, slices and structs. An indexed
+// parameter that is not a word (string, bytes, arrays, tuples) is stored
+// as the Keccak-256 hash of its value, which cannot be inverted: its value
+// is that hash, a common.Hash.
+//
+// Topic 0 must be [Event.Topic], one more topic must follow per indexed
+// parameter, and data must hold the other parameters ABI-encoded; data may
+// run on past them. A word with non-canonical padding, an offset or length
+// outside data, or a topic count that does not fit is an error naming the
+// parameter. For an [Event.Unmarked] declaration the layout comes from the
+// log itself: see [Event.Layouts].
+func (e *Event) Values(topics []common.Hash, data []byte) ([]any, error) {
+	_, values, err := e.decode(topics, data)
+	return values, err
 }
 
-// tail decodes a bytes or string parameter whose offset is in head slot i.
-func tail(t string, data []byte, i int) (string, error) {
-	off, err := smallWord(data[32*i : 32*i+32])
-	if err != nil || off > uint64(len(data)) || uint64(len(data))-off < 32 {
-		return "", fmt.Errorf("offset outside the %d bytes of data", len(data))
+// decode resolves the layout and decodes; it returns the event as laid
+// out for this log.
+func (e *Event) decode(topics []common.Hash, data []byte) (*Event, []any, error) {
+	if len(topics) == 0 || topics[0] != e.Topic() {
+		return nil, nil, fmt.Errorf("event: topic 0 is not %s", e.Signature())
 	}
-	n, err := smallWord(data[off : off+32])
-	if err != nil || n > uint64(len(data))-off-32 {
-		return "", fmt.Errorf("length runs past the %d bytes of data", len(data))
+	if !e.unmarked {
+		values, _, err := e.decodeLaidOut(topics, data)
+		return e, values, err
 	}
-	b := data[off+32 : off+32+n]
-	if t == "string" {
-		return string(b), nil
-	}
-	return hexutil.Encode(b), nil
+	ev, values, err := e.infer(topics, data)
+	return ev, values, err
 }
 
-// smallWord reads a word that must fit in 32 bits: an offset or a length.
-func smallWord(w []byte) (uint64, error) {
-	if !zero(w[:28]) {
-		return 0, fmt.Errorf("too large")
+// decodeLaidOut decodes with the layout e's Inputs give; exact reports
+// whether data is exactly the canonical encoding of the data parameters.
+func (e *Event) decodeLaidOut(topics []common.Hash, data []byte) (values []any, exact bool, err error) {
+	if want := 1 + e.indexed(); len(topics) != want {
+		return nil, false, fmt.Errorf("event: %d topics, %s has %d", len(topics), e.Signature(), want)
 	}
-	return uint64(w[28])<<24 | uint64(w[29])<<16 | uint64(w[30])<<8 | uint64(w[31]), nil
-}
-
-func zero(b []byte) bool {
-	for _, c := range b {
-		if c != 0 {
-			return false
+	heads := 0
+	for _, in := range e.Inputs {
+		if !in.Indexed {
+			heads += in.Type.headSize()
 		}
 	}
-	return true
+	if len(data) < heads {
+		return nil, false, fmt.Errorf("event: %d bytes of data, %s needs at least %d", len(data), e.Signature(), heads)
+	}
+	d := newDecoder(data)
+	values = make([]any, len(e.Inputs))
+	topic, head := 1, 0
+	for i := range e.Inputs {
+		in := &e.Inputs[i]
+		switch {
+		case in.Indexed && !in.Type.Word():
+			values[i] = topics[topic]
+			topic++
+		case in.Indexed:
+			values[i], err = decodeWord(&in.Type, topics[topic][:])
+			topic++
+		default:
+			values[i], err = d.member(&in.Type, 0, head)
+			head += in.Type.headSize()
+		}
+		if err != nil {
+			return nil, false, fmt.Errorf("event: %s %s: %v", in.Type.String(), e.argName(i), err)
+		}
+	}
+	return values, d.exact(), nil
+}
+
+// format writes a decoded value for display; nested strings are quoted so
+// that the commas and brackets around them stay unambiguous.
+func format(t *Type, v any, nested bool) string {
+	switch t.Kind {
+	case Address:
+		return v.(common.Address).Hex()
+	case Bool:
+		return strconv.FormatBool(v.(bool))
+	case Uint, Int:
+		if b, ok := v.(*big.Int); ok {
+			return b.String()
+		}
+		return fmt.Sprint(v)
+	case FixedBytes:
+		a := reflect.ValueOf(v)
+		b := make([]byte, a.Len())
+		reflect.Copy(reflect.ValueOf(b), a)
+		return hexutil.Encode(b)
+	case Bytes:
+		return hexutil.Encode(v.([]byte))
+	case String:
+		if nested {
+			return strconv.Quote(v.(string))
+		}
+		return v.(string)
+	}
+	rv := reflect.ValueOf(v)
+	var parts []string
+	if t.Kind == Tuple {
+		for i := range t.Fields {
+			parts = append(parts, format(&t.Fields[i].Type, rv.Field(i).Interface(), true))
+		}
+		return "(" + strings.Join(parts, ", ") + ")"
+	}
+	for i := range rv.Len() {
+		parts = append(parts, format(t.Elem, rv.Index(i).Interface(), true))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

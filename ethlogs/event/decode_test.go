@@ -38,9 +38,9 @@ func TestDecodeRejects(t *testing.T) {
 		{"uint8 too wide", named, []common.Hash{nt}, bytes.Join([][]byte{w32(1, 31), w32(1, 30), w32(0, 0), w32(0, 0), w32(0, 0)}, nil), "uint8 small"},
 		{"int16 not sign-extended", named, []common.Hash{nt}, bytes.Join([][]byte{w32(1, 31), w32(1, 31), w32(0x80, 30), w32(0, 0), w32(0, 0)}, nil), "int16 signed"},
 		{"bytes4 tail", named, []common.Hash{nt}, bytes.Join([][]byte{w32(1, 31), w32(1, 31), w32(1, 31), w32(1, 4), w32(0, 0)}, nil), "bytes4 tag"},
-		{"string offset out", named, []common.Hash{nt}, bytes.Join([][]byte{w32(1, 31), w32(1, 31), w32(1, 31), w32(1, 0), w32(0xff, 31)}, nil), "offset outside"},
-		{"string offset huge", named, []common.Hash{nt}, bytes.Join([][]byte{w32(1, 31), w32(1, 31), w32(1, 31), w32(1, 0), w32(1, 0)}, nil), "offset outside"},
-		{"string length out", named, []common.Hash{nt}, bytes.Join([][]byte{w32(1, 31), w32(1, 31), w32(1, 31), w32(1, 0), w32(160, 31), w32(33, 31), w32(0, 0)}, nil), "length runs past"},
+		{"string offset out", named, []common.Hash{nt}, bytes.Join([][]byte{w32(1, 31), w32(1, 31), w32(1, 31), w32(1, 0), w32(0xff, 31)}, nil), "offset 255 outside the 160 bytes"},
+		{"string offset huge", named, []common.Hash{nt}, bytes.Join([][]byte{w32(1, 31), w32(1, 31), w32(1, 31), w32(1, 0), w32(1, 0)}, nil), "offset at byte 128 is too large"},
+		{"string length out", named, []common.Hash{nt}, bytes.Join([][]byte{w32(1, 31), w32(1, 31), w32(1, 31), w32(1, 0), w32(160, 31), w32(33, 31), w32(0, 0)}, nil), "runs past"},
 	}
 	for _, tt := range tests {
 		_, err := tt.e.Decode(tt.topics, tt.data)

@@ -26,7 +26,7 @@ func TestParse(t *testing.T) {
 		{decl: "E(uint7 a)", wantErr: `unknown type "uint7"`},
 		{decl: "E(bytes33 a)", wantErr: `unknown type "bytes33"`},
 		{decl: "E(uint0256 a)", wantErr: `unknown type "uint0256"`},
-		{decl: "E(uint256[] a)", wantErr: "arrays and tuples"},
+		{decl: "E(uint256[] a, (address,bytes32[2])[] indexed b, tuple(uint8 x, string y) c)", wantSig: "E(uint256[],(address,bytes32[2])[],(uint8,string))"},
 		{decl: "E(address indexed a, address indexed b, address indexed c, address indexed d)", wantErr: "4 indexed parameters"},
 		{decl: "E(address a) anonymous", wantErr: "anonymous"},
 		{decl: "E(address a b)", wantErr: "want type [indexed] [name]"},

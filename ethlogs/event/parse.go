@@ -2,7 +2,6 @@ package event
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -17,108 +16,115 @@ const MaxIndexed = 3
 type Event struct {
 	Name   string
 	Inputs []Input
+
+	// unmarked is set by Parse when no parameter says indexed (a cast-style
+	// signature such as Transfer(address,address,uint256)): each log's
+	// topic count then decides which parameters are indexed.
+	unmarked bool
+	// pins fix the topic position of parameters a Filter on an unmarked
+	// event asked for: input index → topic position (1 to 3).
+	pins map[int]int
 }
 
 // Input is one parameter of an event.
 type Input struct {
 	Name    string // may be empty
-	Type    string // canonical: uint256, not uint
+	Type    Type
 	Indexed bool
 }
 
 // Parse parses a declaration: an optional "event" keyword, the name, and
-// the parameters in parentheses, each a type, optionally "indexed", and an
-// optional name; an optional trailing semicolon. Anonymous events, arrays
-// and tuples are refused.
+// the parameters in parentheses, each a type (see [ParseType]), optionally
+// "indexed", and an optional name; an optional trailing semicolon.
+//
+// A declaration in which no parameter says indexed, such as cast's
+// Transfer(address,address,uint256), leaves the layout open: [Event.Decode]
+// and the other decoders then work out from each log which parameters are
+// indexed ([Event.Layouts]), and [Event.Unmarked] reports it. Anonymous
+// events are refused: their logs have no topic 0 to select them by.
 func Parse(decl string) (*Event, error) {
 	s := strings.TrimSuffix(strings.TrimSpace(decl), ";")
-	s = strings.TrimSpace(strings.TrimPrefix(s, "event "))
-	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-	if open < 0 || end < open {
-		return nil, fmt.Errorf("event: %q: want Name(type [indexed] [name], ...)", decl)
+	s = strings.TrimSpace(s)
+	if rest, ok := strings.CutPrefix(s, "event"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+		s = strings.TrimSpace(rest)
 	}
-	if rest := strings.TrimSpace(s[end+1:]); rest != "" {
-		return nil, fmt.Errorf("event: %q: unexpected %q after the parameters (anonymous events have no topic 0)", decl, rest)
+	open := strings.IndexByte(s, '(')
+	if open < 0 {
+		return nil, fmt.Errorf("event: %q: want Name(type [indexed] [name], ...)", decl)
 	}
 	e := &Event{Name: strings.TrimSpace(s[:open])}
 	if !isIdent(e.Name) {
 		return nil, fmt.Errorf("event: %q: %q is not an event name", decl, e.Name)
 	}
-	if params := strings.TrimSpace(s[open+1 : end]); params != "" {
-		for i, p := range strings.Split(params, ",") {
-			in, err := parseInput(p)
-			if err != nil {
-				return nil, fmt.Errorf("event: %q: parameter %d: %v", decl, i, err)
-			}
-			e.Inputs = append(e.Inputs, in)
-		}
+	p := parser{s: s, i: open + 1}
+	if err := p.inputs(e); err != nil {
+		return nil, fmt.Errorf("event: %q: %v", decl, err)
 	}
-	if n := e.indexed(); n > MaxIndexed {
-		return nil, fmt.Errorf("event: %q: %d indexed parameters, at most %d", decl, n, MaxIndexed)
+	if rest := strings.TrimSpace(s[p.i:]); rest != "" {
+		return nil, fmt.Errorf("event: %q: unexpected %q after the parameters (anonymous events have no topic 0)", decl, rest)
 	}
+	if err := e.check(); err != nil {
+		return nil, fmt.Errorf("event: %q: %v", decl, err)
+	}
+	e.unmarked = len(e.Inputs) > 0 && e.indexed() == 0
 	return e, nil
 }
 
-func parseInput(p string) (Input, error) {
-	f := strings.Fields(p)
-	if len(f) == 0 {
-		return Input{}, fmt.Errorf("empty")
+// inputs reads the parameter list up to and including its ")".
+func (p *parser) inputs(e *Event) error {
+	p.space()
+	if p.peek() == ')' {
+		p.i++
+		return nil
 	}
-	typ, err := canonicalType(f[0])
-	if err != nil {
-		return Input{}, err
-	}
-	in := Input{Type: typ}
-	f = f[1:]
-	if len(f) > 0 && f[0] == "indexed" {
-		in.Indexed, f = true, f[1:]
-	}
-	switch {
-	case len(f) == 1 && isIdent(f[0]):
-		in.Name = f[0]
-	case len(f) > 0:
-		return Input{}, fmt.Errorf("%q: want type [indexed] [name]", strings.TrimSpace(p))
-	}
-	return in, nil
-}
-
-// canonicalType checks an elementary type and writes uint and int in full.
-func canonicalType(t string) (string, error) {
-	switch t {
-	case "address", "bool", "string", "bytes":
-		return t, nil
-	case "uint", "int":
-		return t + "256", nil
-	}
-	if strings.ContainsAny(t, "[(") {
-		return "", fmt.Errorf("type %q: arrays and tuples are not supported", t)
-	}
-	for _, k := range []struct {
-		prefix   string
-		min, max int
-		step     int
-	}{{"uint", 8, 256, 8}, {"int", 8, 256, 8}, {"bytes", 1, 32, 1}} {
-		if digits, ok := strings.CutPrefix(t, k.prefix); ok {
-			n, err := strconv.Atoi(digits)
-			if err == nil && n >= k.min && n <= k.max && n%k.step == 0 && digits == strconv.Itoa(n) {
-				return t, nil
-			}
+	for n := 0; ; n++ {
+		p.space()
+		if c := p.peek(); c == ',' || c == ')' || c == 0 {
+			return fmt.Errorf("parameter %d: empty", n)
+		}
+		t, err := p.typ(0)
+		if err != nil {
+			return fmt.Errorf("parameter %d: %v", n, err)
+		}
+		in := Input{Type: t}
+		p.space()
+		if w := p.word(); w == "indexed" {
+			in.Indexed = true
+			p.space()
+			in.Name = p.word()
+		} else {
+			in.Name = w
+		}
+		if in.Name != "" && !isIdent(in.Name) {
+			return fmt.Errorf("parameter %d: %q is not a parameter name", n, in.Name)
+		}
+		e.Inputs = append(e.Inputs, in)
+		p.space()
+		switch p.peek() {
+		case ',':
+			p.i++
+		case ')':
+			p.i++
+			return nil
+		default:
+			return fmt.Errorf("parameter %d: want type [indexed] [name], then , or ) at %q", n, p.s[p.i:])
 		}
 	}
-	return "", fmt.Errorf("unknown type %q", t)
 }
 
-func isIdent(s string) bool {
-	if s == "" {
-		return false
+// check enforces the rules every event obeys, however it was declared.
+func (e *Event) check() error {
+	if n := e.indexed(); n > MaxIndexed {
+		return fmt.Errorf("%d indexed parameters, at most %d", n, MaxIndexed)
 	}
-	for i, r := range s {
-		letter := r == '_' || r == '$' || (r|0x20 >= 'a' && r|0x20 <= 'z')
-		if !letter && (i == 0 || r < '0' || r > '9') {
-			return false
+	seen := map[string]bool{}
+	for _, in := range e.Inputs {
+		if in.Name != "" && seen[in.Name] {
+			return fmt.Errorf("two parameters named %s", in.Name)
 		}
+		seen[in.Name] = true
 	}
-	return true
+	return nil
 }
 
 func (e *Event) indexed() int {
@@ -131,11 +137,15 @@ func (e *Event) indexed() int {
 	return n
 }
 
+// Unmarked reports whether the declaration said indexed nowhere, so that
+// the layout is worked out from each log: see [Event.Layouts].
+func (e *Event) Unmarked() bool { return e.unmarked }
+
 // Signature returns the canonical signature, as hashed for topic 0.
 func (e *Event) Signature() string {
 	types := make([]string, len(e.Inputs))
 	for i, in := range e.Inputs {
-		types[i] = in.Type
+		types[i] = in.Type.String()
 	}
 	return e.Name + "(" + strings.Join(types, ",") + ")"
 }
@@ -147,7 +157,7 @@ func (e *Event) Topic() common.Hash { return crypto.Keccak256Hash([]byte(e.Signa
 func (e *Event) String() string {
 	parts := make([]string, len(e.Inputs))
 	for i, in := range e.Inputs {
-		parts[i] = in.Type
+		parts[i] = in.Type.String()
 		if in.Indexed {
 			parts[i] += " indexed"
 		}
@@ -156,4 +166,22 @@ func (e *Event) String() string {
 		}
 	}
 	return e.Name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// argName is the name decoded arguments carry: the declared name, or
+// "arg" and the position for an unnamed parameter.
+func (e *Event) argName(i int) string {
+	if n := e.Inputs[i].Name; n != "" {
+		return n
+	}
+	return fmt.Sprintf("arg%d", i)
+}
+
+// withIndexed returns a copy of e whose Inputs are indexed where mask says.
+func (e *Event) withIndexed(mask []bool) *Event {
+	c := &Event{Name: e.Name, Inputs: append([]Input(nil), e.Inputs...)}
+	for i := range c.Inputs {
+		c.Inputs[i].Indexed = mask[i]
+	}
+	return c
 }
