@@ -120,7 +120,7 @@ func (e *Event) FilterPositional(values ...string) (*Filter, error) {
 	}
 	want := map[int][]string{}
 	for i, v := range values {
-		if v = strings.TrimSpace(v); v == "" || v == "null" {
+		if w := strings.TrimSpace(v); w == "" || w == "null" {
 			continue
 		}
 		list, err := SplitList(v)

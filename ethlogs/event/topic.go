@@ -33,16 +33,13 @@ func EncodeTopic(t Type, v any) (common.Hash, error) {
 	if t.Word() {
 		return common.Hash(encodeWord(&t, gv.Interface())), nil
 	}
-	var pre []byte
-	if t.Kind == String || t.Kind == Bytes {
-		pre = gv.Bytes()
-		if t.Kind == String {
-			pre = []byte(gv.String())
-		}
-	} else {
-		pre = appendPreimage(nil, &t, gv)
+	switch t.Kind {
+	case String:
+		return crypto.Keccak256Hash([]byte(gv.String())), nil
+	case Bytes:
+		return crypto.Keccak256Hash(gv.Bytes()), nil
 	}
-	return crypto.Keccak256Hash(pre), nil
+	return crypto.Keccak256Hash(appendPreimage(nil, &t, gv)), nil
 }
 
 // appendPreimage appends the in-place encoding of a value nested in an

@@ -22,12 +22,16 @@ import (
 //     -1 is -1 or -0x1, never 0xff);
 //   - bytesN: 0x and exactly 2N hex digits; bytes: 0x and an even number
 //     of hex digits;
-//   - string: the text as it is, or, if it starts and ends with a double
-//     quote, a Go-quoted string ("null" with its quotes is the text null);
+//   - string: the text as it is, spaces included, or, if it starts and
+//     ends with a double quote, a Go-quoted string ("null" with its quotes
+//     is the text null);
 //   - T[k] and T[]: [a, b, …]; tuples: (a, b, …), strings inside them
 //     quoted when they hold a comma, bracket or parenthesis.
 func ParseValue(t Type, s string) (any, error) {
-	v, err := parseValue(&t, strings.TrimSpace(s), false)
+	if t.Kind != String {
+		s = strings.TrimSpace(s)
+	}
+	v, err := parseValue(&t, s, false)
 	if err != nil {
 		return nil, fmt.Errorf("event: %v", err)
 	}
