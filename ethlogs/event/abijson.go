@@ -2,8 +2,10 @@ package event
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -26,6 +28,9 @@ type ABI struct {
 // cannot decode (an anonymous event, a function or fixed-point parameter)
 // is an error only when selected.
 func ParseABI(data []byte) (*ABI, error) {
+	if err := checkABISizes(data); err != nil {
+		return nil, fmt.Errorf("event: ABI: %v", err)
+	}
 	parsed, err := abi.JSON(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("event: ABI: %v", err)
@@ -43,11 +48,77 @@ func ParseABI(data []byte) (*ABI, error) {
 	return a, nil
 }
 
+// abiParam is a parameter of an ABI JSON entry, as far as checkABISizes
+// reads it.
+type abiParam struct {
+	Type       string
+	Components []abiParam
+}
+
+// checkABISizes bounds the array lengths and nesting of every parameter
+// type in an ABI file before accounts/abi sees it: accounts/abi builds a
+// Go type for each, and a uint256[1000000000] would have it build a
+// garbage-collector bitmap of gigabytes first.
+func checkABISizes(data []byte) error {
+	var entries []struct{ Inputs, Outputs []abiParam }
+	if err := json.Unmarshal(data, &entries); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		for _, p := range append(e.Inputs, e.Outputs...) {
+			if _, err := paramWords(p, 0); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// paramWords returns the number of words a value of p's type holds in
+// place, counting each dynamic value as one, within the package's bounds.
+func paramWords(p abiParam, depth int) (int, error) {
+	base, dims := p.Type, 1
+	for strings.HasSuffix(base, "]") {
+		open := strings.LastIndexByte(base, '[')
+		if open < 0 {
+			return 0, fmt.Errorf("type %q: unmatched ]", clip(p.Type))
+		}
+		if n := base[open+1 : len(base)-1]; n != "" {
+			k, err := strconv.Atoi(n)
+			if err != nil || k < 1 || k > maxArrayLen {
+				return 0, fmt.Errorf("type %q: array length %q: want 1 to %d", clip(p.Type), clip(n), maxArrayLen)
+			}
+			dims *= k
+		}
+		if base, depth = base[:open], depth+1; depth > maxDepth || dims > maxStaticSize/32 {
+			return 0, fmt.Errorf("type %q: nested more than %d deep or larger than %d bytes", clip(p.Type), maxDepth, maxStaticSize)
+		}
+	}
+	words := 1
+	if base == "tuple" {
+		words = 0
+		for _, c := range p.Components {
+			w, err := paramWords(c, depth+1)
+			if err != nil {
+				return 0, err
+			}
+			words += w
+		}
+	}
+	if words*dims > maxStaticSize/32 {
+		return 0, fmt.Errorf("type %q is larger than %d bytes", clip(p.Type), maxStaticSize)
+	}
+	return words * dims, nil
+}
+
 // fromABI converts one of accounts/abi's events, checking its types with
 // this package's own rules (accounts/abi takes uint7, for one).
 func fromABI(ge abi.Event) (*Event, error) {
 	if ge.Anonymous {
 		return nil, fmt.Errorf("event: %s is anonymous: its logs have no topic 0 to select them by", ge.Sig)
+	}
+	if !isIdent(ge.RawName) {
+		return nil, fmt.Errorf("event: ABI: %q is not an event name", clip(ge.RawName))
 	}
 	e := &Event{Name: ge.RawName}
 	for i, arg := range ge.Inputs {

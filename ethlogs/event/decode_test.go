@@ -74,22 +74,52 @@ func TestDecodeValues(t *testing.T) {
 	}
 }
 
-// FuzzDecode decodes arbitrary logs of an event with every kind of
-// parameter: an error or values, never a panic or a read out of bounds.
+// TestDecodeBudget feeds data whose offsets all point at one inner array,
+// so that a decoder following them would build 500 × 500 words from 32 kB:
+// the word budget refuses it.
+func TestDecodeBudget(t *testing.T) {
+	e, _ := Parse("E(uint256[][] a)")
+	const outer, inner = 500, 500
+	data := append(w32(0x20, 31), w32(0, 0)...) // offset of a; its length
+	data[32+30], data[32+31] = outer>>8, outer&0xff
+	innerAt := 32 * outer // from the start of a's elements
+	for range outer {
+		w := make([]byte, 32)
+		w[30], w[31] = byte(innerAt>>8), byte(innerAt)
+		data = append(data, w...)
+	}
+	data = append(data, w32(0, 0)...)
+	data[len(data)-2], data[len(data)-1] = inner>>8, inner&0xff
+	data = append(data, make([]byte, 32*inner)...)
+	if _, err := e.Values([]common.Hash{e.Topic()}, data); err == nil || !strings.Contains(err.Error(), "offsets read more words than the 32096 bytes of data hold") {
+		t.Errorf("Values = %v, want the word budget's error", err)
+	}
+}
+
+// FuzzDecode decodes arbitrary logs of events with every kind of
+// parameter, declared with and without "indexed": an error or one value
+// per parameter, never a panic or a read out of bounds; and what Decode
+// shows is what Values gives.
 func FuzzDecode(f *testing.F) {
-	e, _ := Parse("E(address indexed a, uint8 indexed b, int256 c, string d, bytes e, bytes32 f)")
+	marked, _ := Parse("E(address indexed a, uint8 indexed b, int256 c, string d, bytes e, bytes32 f, (uint16,string[])[2] g, int24[] h)")
+	unmarked, _ := Parse("E(address a, uint8 b, int256 c, string d, bytes e, bytes32 f, (uint16,string[])[2] g, int24[] h)")
 	f.Add([]byte{}, []byte{})
 	f.Add(bytes.Repeat([]byte{0}, 64), bytes.Repeat([]byte{0}, 200))
-	f.Add(bytes.Repeat([]byte{0}, 64), bytes.Join([][]byte{w32(0, 0), w32(128, 31), w32(160, 31), w32(0, 0), w32(0, 0), w32(0, 0)}, nil))
+	f.Add(bytes.Repeat([]byte{0}, 64), bytes.Join([][]byte{w32(0, 0), w32(224, 31), w32(0, 31), w32(0, 0), w32(0, 31), w32(0, 31), w32(0, 31)}, nil))
 	f.Fuzz(func(t *testing.T, topicBytes, data []byte) {
-		topics := []common.Hash{e.Topic()}
-		for len(topicBytes) >= 32 {
-			topics = append(topics, common.BytesToHash(topicBytes[:32]))
-			topicBytes = topicBytes[32:]
-		}
-		args, err := e.Decode(topics, data)
-		if err == nil && len(args) != len(e.Inputs) {
-			t.Fatalf("Decode gave %d arguments for %d inputs", len(args), len(e.Inputs))
+		for _, e := range []*Event{marked, unmarked} {
+			topics := []common.Hash{e.Topic()}
+			for tb := topicBytes; len(tb) >= 32; tb = tb[32:] {
+				topics = append(topics, common.BytesToHash(tb[:32]))
+			}
+			values, err := e.Values(topics, data)
+			args, derr := e.Decode(topics, data)
+			if (err == nil) != (derr == nil) {
+				t.Fatalf("Values = %v but Decode = %v", err, derr)
+			}
+			if err == nil && (len(values) != len(e.Inputs) || len(args) != len(e.Inputs)) {
+				t.Fatalf("%d values, %d args for %d inputs", len(values), len(args), len(e.Inputs))
+			}
 		}
 	})
 }

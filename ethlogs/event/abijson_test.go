@@ -1,0 +1,134 @@
+package event
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+)
+
+// testABI is a contract ABI as solc writes it, with the cases selection
+// must handle: an overloaded name, an anonymous event, a function-typed
+// parameter, a struct parameter, a type accounts/abi accepts but no
+// compiler writes (uint7), and non-event entries.
+const testABI = `[
+ {"type":"function","name":"transfer","inputs":[{"name":"to","type":"address"},{"name":"value","type":"uint256"}],"outputs":[{"name":"","type":"bool"}],"stateMutability":"nonpayable"},
+ {"type":"error","name":"Nope","inputs":[]},
+ {"type":"event","name":"Transfer","anonymous":false,"inputs":[
+  {"name":"from","type":"address","indexed":true,"internalType":"address"},
+  {"name":"to","type":"address","indexed":true,"internalType":"address"},
+  {"name":"value","type":"uint256","indexed":false,"internalType":"uint256"}]},
+ {"type":"event","name":"Transfer","anonymous":false,"inputs":[
+  {"name":"to","type":"address","indexed":true},
+  {"name":"id","type":"uint256","indexed":true}]},
+ {"type":"event","name":"Listed","anonymous":false,"inputs":[
+  {"name":"seller","type":"address","indexed":true,"internalType":"contract Market"},
+  {"name":"items","type":"tuple[]","indexed":false,"internalType":"struct Item[]","components":[
+   {"name":"token","type":"address"},{"name":"amounts","type":"uint96[2]"},{"name":"memo","type":"string"}]}]},
+ {"type":"event","name":"Secret","anonymous":true,"inputs":[{"name":"x","type":"bytes32","indexed":true}]},
+ {"type":"event","name":"Callback","anonymous":false,"inputs":[{"name":"f","type":"function","indexed":false}]},
+ {"type":"event","name":"Odd","anonymous":false,"inputs":[{"name":"x","type":"uint7","indexed":false}]}
+]`
+
+func TestABIEvent(t *testing.T) {
+	a, err := ParseABI([]byte(testABI))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := abi.JSON(strings.NewReader(testABI))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		selector string
+		want     string // accounts/abi's name for the event selected
+		wantDecl string
+	}{
+		{"Listed", "Listed", "Listed(address indexed seller, (address,uint96[2],string)[] items)"},
+		{"Transfer(address,address,uint256)", "Transfer", "Transfer(address indexed from, address indexed to, uint256 value)"},
+		{"event Transfer(address indexed to, uint256 indexed id);", "Transfer0", "Transfer(address indexed to, uint256 indexed id)"},
+		{g.Events["Transfer0"].ID.Hex(), "Transfer0", "Transfer(address indexed to, uint256 indexed id)"},
+	}
+	for _, tt := range tests {
+		e, err := a.Event(tt.selector)
+		if err != nil {
+			t.Errorf("Event(%q) = %v", tt.selector, err)
+			continue
+		}
+		if ge := g.Events[tt.want]; e.Topic() != ge.ID || e.Signature() != ge.Sig || e.String() != tt.wantDecl {
+			t.Errorf("Event(%q) = %s %s, accounts/abi %s %s", tt.selector, e, e.Topic(), ge.Sig, ge.ID)
+		}
+		if a.ByTopic(e.Topic()) != e {
+			t.Errorf("ByTopic(%s) is not Event(%q)", e.Topic(), tt.selector)
+		}
+	}
+	if got := len(a.Events); got != 3 {
+		t.Errorf("%d events kept, want 3 (the two Transfers and Listed)", got)
+	}
+}
+
+func TestABIEventErrors(t *testing.T) {
+	a, err := ParseABI([]byte(testABI))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		selector, wantErr string
+	}{
+		{"Transfer", "the ABI overloads Transfer: select one of Transfer(address,address,uint256), Transfer(address,uint256)"},
+		{"Secret", "Secret(bytes32) is anonymous: its logs have no topic 0"},
+		{"Callback", "Callback(function) parameter 0: type function is not supported"},
+		{"Odd(uint7)", `event: "Odd(uint7)": parameter 0: unknown type "uint7"`},
+		{"Odd", `Odd(uint7) parameter 0: type "uint7": unknown type "uint7"`},
+		{"Approval", `the ABI has no event "Approval"; it declares Listed(address,(address,uint96[2],string)[]), Transfer(address,address,uint256), Transfer(address,uint256)`},
+		{"Approval(address,address,uint256)", `the ABI has no event "Approval(address,address,uint256)"`},
+		{"0x" + strings.Repeat("00", 32), "the ABI has no event"},
+		{" ", `the ABI has no event ""`},
+	}
+	for _, tt := range tests {
+		if _, err := a.Event(tt.selector); err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.HasPrefix(err.Error(), "event: ") {
+			t.Errorf("Event(%q) = %v, want an error containing %q", tt.selector, err, tt.wantErr)
+		}
+	}
+	for _, bad := range []string{"", "{}", `[{"type":"event","name":"E","inputs":[{"name":"x","type":"uint"}]}]`, `[{"type":"nonsense"}]`,
+		`[{"type":"event","name":"E","inputs":[{"name":"x","type":"uint256[100000000]"}]}]`,
+		`[{"type":"function","name":"f","inputs":[{"name":"x","type":"tuple[65536]","components":[{"name":"y","type":"uint256[65536]"}]}]}]`,
+		`[{"type":"event","name":"E","inputs":[{"name":"x","type":"uint8` + strings.Repeat("[1]", 17) + `"}]}]`} {
+		if _, err := ParseABI([]byte(bad)); err == nil || !strings.HasPrefix(err.Error(), "event: ABI: ") {
+			t.Errorf("ParseABI(%q) = %v, want an error", bad, err)
+		}
+	}
+	empty, err := ParseABI([]byte("[]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := empty.Event("Transfer"); err == nil || !strings.Contains(err.Error(), "it declares none") {
+		t.Errorf("Event on an ABI without events = %v", err)
+	}
+}
+
+// FuzzParseABI feeds arbitrary JSON and selectors: an error or an event
+// whose declaration parses back to the same signature, never a panic.
+func FuzzParseABI(f *testing.F) {
+	f.Add([]byte(testABI), "Listed")
+	f.Add([]byte(testABI), "Transfer(address,uint256)")
+	f.Add([]byte(`[{"type":"event","name":"E","inputs":[{"name":"a","type":"tuple[2][]","components":[{"name":"b","type":"bytes[]"}]}]}]`), "E")
+	f.Fuzz(func(t *testing.T, js []byte, selector string) {
+		a, err := ParseABI(js)
+		if err != nil {
+			return
+		}
+		e, err := a.Event(selector)
+		if err != nil {
+			return
+		}
+		back, err := Parse(e.String())
+		if err != nil || back.Signature() != e.Signature() {
+			t.Fatalf("Event(%q) = %s, which parses as %v, %v", selector, e, back, err)
+		}
+		if !bytes.Contains(js, []byte(e.Name)) {
+			t.Fatalf("Event(%q) = %s, a name the ABI does not hold", selector, e)
+		}
+	})
+}
