@@ -19,10 +19,6 @@ type decoder struct {
 	budget int // words that may still be read
 }
 
-func newDecoder(data []byte) *decoder {
-	return &decoder{data: data, budget: (len(data) + 31) / 32}
-}
-
 // exact reports whether the decoding read every word of the data once,
 // as a canonical encoding does.
 func (d *decoder) exact() bool { return d.budget == 0 && len(d.data)%32 == 0 }

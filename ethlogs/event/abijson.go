@@ -138,6 +138,7 @@ func fromABI(ge abi.Event) (*Event, error) {
 	if err := e.check(); err != nil {
 		return nil, fmt.Errorf("event: %s: %v", ge.Sig, err)
 	}
+	e.d = e.derive()
 	return e, nil
 }
 

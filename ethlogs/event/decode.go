@@ -33,8 +33,9 @@ func (e *Event) Decode(topics []common.Hash, data []byte) ([]Arg, error) {
 		return nil, err
 	}
 	args := make([]Arg, len(values))
+	d := ev.info()
 	for i, in := range ev.Inputs {
-		args[i] = Arg{Name: ev.argName(i), Type: in.Type.String()}
+		args[i] = Arg{Name: d.names[i], Type: d.types[i]}
 		if in.Indexed && !in.Type.Word() {
 			args[i].Value = values[i].(common.Hash).Hex()
 		} else {
@@ -92,7 +93,7 @@ func (e *Event) decodeLaidOut(topics []common.Hash, data []byte) (values []any, 
 	if len(data) < heads {
 		return nil, false, fmt.Errorf("event: %d bytes of data, %s needs at least %d", len(data), e.Signature(), heads)
 	}
-	d := newDecoder(data)
+	d := decoder{data: data, budget: (len(data) + 31) / 32}
 	values = make([]any, len(e.Inputs))
 	topic, head := 1, 0
 	for i := range e.Inputs {

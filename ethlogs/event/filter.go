@@ -99,12 +99,12 @@ func (e *Event) Filter(conds ...Condition) (*Filter, error) {
 func (e *Event) FilterPositional(values ...string) (*Filter, error) {
 	var params []int
 	if e.unmarked {
-		masks, err := e.candidates(len(values))
+		layouts, err := e.layoutsFor(len(values))
 		if err != nil {
 			return nil, fmt.Errorf("event: %d values: %s has %d parameters, at most %d of them indexed", len(values), e.Signature(), len(e.Inputs), min(len(e.Inputs), MaxIndexed))
 		}
-		for i, m := range masks[0] {
-			if m {
+		for i, in := range layouts[0].Inputs {
+			if in.Indexed {
 				params = append(params, i)
 			}
 		}
@@ -186,7 +186,7 @@ func (e *Event) assume(want map[int][]string, assumed []int) (*Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.Event = &Event{Name: e.Name, Inputs: e.Inputs, unmarked: true, pins: pos}
+	f.Event = &Event{Name: e.Name, Inputs: e.Inputs, unmarked: true, pins: pos, d: e.d, cache: &layoutCache{}}
 	f.Assumed = fmt.Sprintf("%s marks no parameter indexed; assuming %s (addresses and the parameters asked for are taken as indexed). Mark the indexed parameters in the signature if that is not so.",
 		e.Signature(), strings.Join(said, ", "))
 	return f, nil

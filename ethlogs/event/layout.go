@@ -3,6 +3,7 @@ package event
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 )
@@ -44,13 +45,12 @@ func (e *Event) Layouts(topics []common.Hash, data []byte) []*Event {
 		}
 		return []*Event{e}
 	}
-	masks, err := e.candidates(len(topics) - 1)
+	candidates, err := e.layoutsFor(len(topics) - 1)
 	if err != nil {
 		return nil
 	}
 	var exact, loose []*Event
-	for _, m := range masks {
-		ev := e.withIndexed(m)
+	for _, ev := range candidates {
 		if _, ok, err := ev.decodeLaidOut(topics, data); err == nil && ok {
 			exact = append(exact, ev)
 		} else if err == nil {
@@ -62,15 +62,14 @@ func (e *Event) Layouts(topics []common.Hash, data []byte) []*Event {
 
 // infer decodes a log of an unmarked event with its first layout.
 func (e *Event) infer(topics []common.Hash, data []byte) (*Event, []any, error) {
-	masks, err := e.candidates(len(topics) - 1)
+	candidates, err := e.layoutsFor(len(topics) - 1)
 	if err != nil {
 		return nil, nil, err
 	}
 	var loose *Event
 	var looseValues []any
 	var firstErr error
-	for _, m := range masks {
-		ev := e.withIndexed(m)
+	for _, ev := range candidates {
 		values, exact, err := ev.decodeLaidOut(topics, data)
 		switch {
 		case err == nil && exact:
@@ -84,14 +83,41 @@ func (e *Event) infer(topics []common.Hash, data []byte) (*Event, []any, error) 
 	if loose != nil {
 		return loose, looseValues, nil
 	}
-	if len(masks) == 1 && firstErr != nil {
+	if len(candidates) == 1 && firstErr != nil {
 		return nil, nil, firstErr // the topic count leaves one layout: its own error says it best
 	}
 	if firstErr == nil {
 		return nil, nil, fmt.Errorf("event: %d topics: no layout of %s puts its values there", len(topics), e.Signature())
 	}
 	return nil, nil, fmt.Errorf("event: %d topics, and no choice of %d indexed parameters of %s decodes the log; the likeliest, %s, gives: %v",
-		len(topics), len(topics)-1, e.Signature(), e.withIndexed(masks[0]), firstErr)
+		len(topics), len(topics)-1, e.Signature(), candidates[0], firstErr)
+}
+
+// layoutCache keeps an unmarked event's candidate layouts per topic
+// count, worked out on first use.
+type layoutCache struct {
+	once    [MaxIndexed + 1]sync.Once
+	layouts [MaxIndexed + 1][]*Event
+	err     [MaxIndexed + 1]error
+}
+
+// layoutsFor returns the candidate layouts of an unmarked event for k
+// indexed parameters, in the order Layouts documents.
+func (e *Event) layoutsFor(k int) ([]*Event, error) {
+	build := func() ([]*Event, error) {
+		masks, err := e.candidates(k)
+		evs := make([]*Event, len(masks))
+		for i, m := range masks {
+			evs[i] = e.withIndexed(m)
+		}
+		return evs, err
+	}
+	if e.cache == nil || k < 0 || k > MaxIndexed {
+		return build()
+	}
+	c := e.cache
+	c.once[k].Do(func() { c.layouts[k], c.err[k] = build() })
+	return c.layouts[k], c.err[k]
 }
 
 // candidates lists the choices of k indexed parameters, as masks over

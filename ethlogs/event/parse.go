@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 )
@@ -12,10 +13,16 @@ import (
 // 1 to 3 (topic 0 is the signature's hash).
 const MaxIndexed = 3
 
-// Event is a parsed event declaration.
+// Event is a parsed event declaration. [Parse] and [ParseABI] make it,
+// and work out once what decoding needs (topic 0, names); change Name or
+// the types afterwards and those go stale: parse a new declaration
+// instead. An Event is safe for concurrent use.
 type Event struct {
 	Name   string
 	Inputs []Input
+
+	d     *derived     // nil for an Event built by hand: worked out on each use
+	cache *layoutCache // the layouts of an unmarked event
 
 	// unmarked is set by Parse when no parameter says indexed (a cast-style
 	// signature such as Transfer(address,address,uint256)): each log's
@@ -67,6 +74,10 @@ func Parse(decl string) (*Event, error) {
 		return nil, fmt.Errorf("event: %q: %v", decl, err)
 	}
 	e.unmarked = len(e.Inputs) > 0 && e.indexed() == 0
+	e.d = e.derive()
+	if e.unmarked {
+		e.cache = &layoutCache{}
+	}
 	return e, nil
 }
 
@@ -151,7 +162,36 @@ func (e *Event) Signature() string {
 }
 
 // Topic returns topic 0: the Keccak-256 of the canonical signature.
-func (e *Event) Topic() common.Hash { return crypto.Keccak256Hash([]byte(e.Signature())) }
+func (e *Event) Topic() common.Hash { return e.info().topic }
+
+// derived holds what decoding reads from the declaration on every log.
+type derived struct {
+	topic common.Hash
+	types []string // canonical, per input
+	names []string // argName, per input
+	camel []string // the names in CamelCase, as Go fields spell them
+}
+
+func (e *Event) derive() *derived {
+	d := &derived{topic: crypto.Keccak256Hash([]byte(e.Signature()))}
+	for i, in := range e.Inputs {
+		name := in.Name
+		if name == "" {
+			name = fmt.Sprintf("arg%d", i)
+		}
+		d.types = append(d.types, in.Type.String())
+		d.names = append(d.names, name)
+		d.camel = append(d.camel, abi.ToCamelCase(name))
+	}
+	return d
+}
+
+func (e *Event) info() *derived {
+	if e.d != nil {
+		return e.d
+	}
+	return e.derive()
+}
 
 // String returns the declaration in canonical form, with indexed and names.
 func (e *Event) String() string {
@@ -179,7 +219,7 @@ func (e *Event) argName(i int) string {
 
 // withIndexed returns a copy of e whose Inputs are indexed where mask says.
 func (e *Event) withIndexed(mask []bool) *Event {
-	c := &Event{Name: e.Name, Inputs: append([]Input(nil), e.Inputs...)}
+	c := &Event{Name: e.Name, Inputs: append([]Input(nil), e.Inputs...), d: e.d}
 	for i := range c.Inputs {
 		c.Inputs[i].Indexed = mask[i]
 	}

@@ -26,6 +26,16 @@ import (
 // as [Event.Unpack] converts: any Go integer or *big.Int for an integer,
 // a byte slice or array for bytesN. Text goes through [ParseValue] first.
 func EncodeTopic(t Type, v any) (common.Hash, error) {
+	switch v := v.(type) { // the commonest values, without reflection
+	case common.Address:
+		if t.Kind == Address {
+			return common.BytesToHash(v[:]), nil
+		}
+	case common.Hash:
+		if t.Kind == FixedBytes && t.Size == 32 {
+			return v, nil
+		}
+	}
 	gv := reflect.New(t.GoType()).Elem()
 	if err := assign(gv, reflect.ValueOf(v), &t); err != nil {
 		return common.Hash{}, fmt.Errorf("event: %s: %v", t, err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -36,28 +37,29 @@ func (e *Event) Unpack(out any, topics []common.Hash, data []byte) error {
 		return fmt.Errorf("event: Unpack wants a non-nil pointer to a struct, not %T", out)
 	}
 	st := rv.Elem()
-	for i := range e.Inputs {
-		if _, err := fieldFor(st.Type(), e.argName(i)); err != nil {
-			return fmt.Errorf("event: %v", err)
-		}
+	fields, err := e.fields(st.Type())
+	if err != nil {
+		return err
 	}
 	ev, values, err := e.decode(topics, data)
 	if err != nil {
 		return err
 	}
-	if err := checkTags(st.Type(), ev); err != nil {
-		return err
-	}
-	for i, in := range ev.Inputs {
-		f, _ := fieldFor(st.Type(), ev.argName(i))
+	for i, f := range fields {
 		if f < 0 {
 			continue
 		}
+		dst, src := st.Field(f), reflect.ValueOf(values[i])
+		if src.Type() == dst.Type() {
+			dst.Set(src) // decoded values are canonical: nothing to check
+			continue
+		}
+		in := &ev.Inputs[i]
 		t := &in.Type
 		if in.Indexed && !in.Type.Word() {
 			t = &hashType
 		}
-		if err := assign(st.Field(f), reflect.ValueOf(values[i]), t); err != nil {
+		if err := assign(dst, src, t); err != nil {
 			return fmt.Errorf("event: %s %s into field %s: %v", in.Type, ev.argName(i), st.Type().Field(f).Name, err)
 		}
 	}
@@ -71,22 +73,45 @@ func (e *Event) UnpackLog(out any, l *types.Log) error { return e.Unpack(out, l.
 // word.
 var hashType = Type{Kind: FixedBytes, Size: 32}
 
-// checkTags refuses a tag that names no parameter: most likely a typo.
-func checkTags(st reflect.Type, e *Event) error {
-	for i := range st.NumField() {
-		tag, ok := st.Field(i).Tag.Lookup("event")
-		if !ok || tag == "-" {
+// fields maps each input to the index of the struct field that takes it,
+// or -1, as Unpack documents. A tag that names no parameter (most likely a
+// typo) and two untagged fields for one parameter are errors.
+func (e *Event) fields(st reflect.Type) ([]int, error) {
+	d := e.info()
+	fields := make([]int, len(e.Inputs))
+	for i := range fields {
+		fields[i] = -1
+	}
+	for f := range st.NumField() {
+		sf := st.Field(f)
+		if !sf.IsExported() {
 			continue
 		}
-		found := false
-		for j := range e.Inputs {
-			found = found || e.argName(j) == tag
+		if tag, ok := sf.Tag.Lookup("event"); ok {
+			if tag == "-" {
+				continue
+			}
+			i := slices.Index(d.names, tag)
+			if i < 0 {
+				return nil, fmt.Errorf("event: field %s is tagged %q, which is no parameter of %s", sf.Name, tag, e)
+			}
+			fields[i] = f // a tag wins over a name
+			continue
 		}
-		if !found {
-			return fmt.Errorf("event: field %s is tagged %q, which is no parameter of %s", st.Field(i).Name, tag, e)
+		for i := range fields {
+			if !strings.EqualFold(sf.Name, d.camel[i]) && !strings.EqualFold(sf.Name, d.names[i]) {
+				continue
+			}
+			if g := fields[i]; g >= 0 {
+				if _, tagged := st.Field(g).Tag.Lookup("event"); tagged {
+					continue
+				}
+				return nil, fmt.Errorf("event: fields %s and %s both match %s: tag one `event:%q`", st.Field(g).Name, sf.Name, d.names[i], d.names[i])
+			}
+			fields[i] = f
 		}
 	}
-	return nil
+	return fields, nil
 }
 
 // fieldFor returns the index of the exported field of struct type st that
@@ -208,7 +233,11 @@ func assignBytes(dst, src reflect.Value, t *Type) error {
 	default:
 		return fmt.Errorf("cannot take %s as %s", src.Type(), t)
 	}
-	if want := map[Kind]int{Address: 20, FixedBytes: t.Size}[t.Kind]; want > 0 && len(b) != want {
+	want := t.Size
+	if t.Kind == Address {
+		want = 20
+	}
+	if want > 0 && len(b) != want {
 		return fmt.Errorf("%d bytes, %s has %d", len(b), t, want)
 	}
 	switch {

@@ -219,15 +219,27 @@ func parseInt(t *Type, s string) (*big.Int, error) {
 	return v, nil
 }
 
-// intRange returns the least and greatest value of a uintN or intN.
+// intRange returns the least and greatest value of a uintN or intN; the
+// caller must not modify them.
 func intRange(t *Type) (lo, hi *big.Int) {
-	one := big.NewInt(1)
+	r := &intRanges[t.Size/8]
 	if t.Kind == Uint {
-		return new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(one, uint(t.Size)), one)
+		return r.ulo, r.uhi
 	}
-	hi = new(big.Int).Sub(new(big.Int).Lsh(one, uint(t.Size-1)), one)
-	return new(big.Int).Neg(new(big.Int).Add(hi, one)), hi
+	return r.lo, r.hi
 }
+
+var intRanges = func() (r [33]struct{ ulo, uhi, lo, hi *big.Int }) {
+	one := big.NewInt(1)
+	for n := 1; n <= 32; n++ {
+		bits := uint(8 * n)
+		r[n].ulo = new(big.Int)
+		r[n].uhi = new(big.Int).Sub(new(big.Int).Lsh(one, bits), one)
+		r[n].hi = new(big.Int).Sub(new(big.Int).Lsh(one, bits-1), one)
+		r[n].lo = new(big.Int).Neg(new(big.Int).Lsh(one, bits-1))
+	}
+	return r
+}()
 
 // parseHex reads 0x and hex digits: exactly n bytes, or any whole number
 // of bytes for n < 0.
