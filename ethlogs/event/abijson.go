@@ -10,6 +10,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 )
 
 // ABI holds the events of a contract ABI: the JSON array that solc, the
@@ -178,7 +179,11 @@ func (a *ABI) Event(selector string) (*Event, error) {
 	var refusedMatch func(sig string) bool
 	switch {
 	case strings.HasPrefix(s, "0x") && len(s) == 66:
-		topic := common.HexToHash(s)
+		b, err := hexutil.Decode(s)
+		if err != nil {
+			return nil, fmt.Errorf("event: %q is not a topic: %v", s, err)
+		}
+		topic := common.BytesToHash(b)
 		match = func(e *Event) bool { return e.Topic() == topic }
 		refusedMatch = func(string) bool { return false }
 	case strings.Contains(s, "("):

@@ -85,6 +85,7 @@ func TestABIEventErrors(t *testing.T) {
 		{"Approval(address,address,uint256)", `the ABI has no event "Approval(address,address,uint256)"`},
 		{"0x" + strings.Repeat("00", 32), "the ABI has no event"},
 		{" ", `the ABI has no event ""`},
+		{"0x" + strings.Repeat("zz", 32), "is not a topic"},
 	}
 	for _, tt := range tests {
 		if _, err := a.Event(tt.selector); err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.HasPrefix(err.Error(), "event: ") {

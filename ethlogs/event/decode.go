@@ -93,25 +93,34 @@ func (e *Event) decodeLaidOut(topics []common.Hash, data []byte) (values []any, 
 	if len(data) < heads {
 		return nil, false, fmt.Errorf("event: %d bytes of data, %s needs at least %d", len(data), e.Signature(), heads)
 	}
-	d := decoder{data: data, budget: (len(data) + 31) / 32}
 	values = make([]any, len(e.Inputs))
-	topic, head := 1, 0
-	for i := range e.Inputs {
+	topic := 1
+	for i := range e.Inputs { // topics first: for a layout that does not fit, the cheap test
 		in := &e.Inputs[i]
 		switch {
-		case in.Indexed && !in.Type.Word():
-			values[i] = topics[topic]
-			topic++
-		case in.Indexed:
+		case !in.Indexed:
+			continue
+		case in.Type.Word():
 			values[i], err = decodeWord(&in.Type, topics[topic][:])
-			topic++
 		default:
-			values[i], err = d.member(&in.Type, 0, head)
-			head += in.Type.headSize()
+			values[i] = topics[topic]
 		}
 		if err != nil {
 			return nil, false, fmt.Errorf("event: %s %s: %v", in.Type.String(), e.argName(i), err)
 		}
+		topic++
+	}
+	d := decoder{data: data, budget: (len(data) + 31) / 32}
+	head := 0
+	for i := range e.Inputs {
+		in := &e.Inputs[i]
+		if in.Indexed {
+			continue
+		}
+		if values[i], err = d.member(&in.Type, 0, head); err != nil {
+			return nil, false, fmt.Errorf("event: %s %s: %v", in.Type.String(), e.argName(i), err)
+		}
+		head += in.Type.headSize()
 	}
 	return values, d.exact(), nil
 }

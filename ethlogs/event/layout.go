@@ -3,14 +3,16 @@ package event
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 )
 
-// maxLayouts bounds the layouts tried for one log of an unmarked event:
-// C(n, k) grows fast with the parameter count n.
-const maxLayouts = 4096
+// maxLayouts bounds the layouts tried for one log of an unmarked event,
+// each a decoding of the whole log: C(n, k) grows fast with the parameter
+// count n. 512 covers three indexed parameters among fifteen.
+const maxLayouts = 512
 
 // Layouts returns the ways a log can be read as this event, most likely
 // first, each as the event with its indexed parameters marked.
@@ -154,7 +156,7 @@ func (e *Event) candidates(k int) ([][]bool, error) {
 	walk(0) // lexicographic: earlier parameters first
 	slices.SortStableFunc(masks, func(a, b []bool) int { return e.addresses(b) - e.addresses(a) })
 	if len(masks) == 0 {
-		return nil, fmt.Errorf("event: %d topics cannot hold the parameters %s was asked at", k+1, e.pinNames())
+		return nil, fmt.Errorf("event: a log of %s with %d topics cannot have %s, as the filter assumed", e.Signature(), k+1, e.pinNames())
 	}
 	return masks, nil
 }
@@ -180,13 +182,13 @@ func (e *Event) addresses(mask []bool) int {
 }
 
 func (e *Event) pinNames() string {
-	var s string
+	var said []string
 	for i := range e.Inputs {
 		if pos, ok := e.pins[i]; ok {
-			s += fmt.Sprintf(" %s (topic %d)", e.argName(i), pos)
+			said = append(said, fmt.Sprintf("%s at topic %d", e.argName(i), pos))
 		}
 	}
-	return s
+	return strings.Join(said, ", ")
 }
 
 func count(mask []bool) int {

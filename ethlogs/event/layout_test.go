@@ -110,6 +110,13 @@ func TestLayoutPins(t *testing.T) {
 	if ls := f.Event.Layouts(topics, data); len(ls) != 1 || indexedMask(ls[0]) != "i-" {
 		t.Errorf("Filter(n=5).Event.Layouts = %v, want only E(uint256 indexed n, address who)", ls)
 	}
+	f, err = e.Filter(Condition{Name: "who", Values: []string{alice}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Event.Values(topics[:1], data); err == nil || !strings.Contains(err.Error(), "a log of E(uint256,address) with 1 topics cannot have who at topic 1, as the filter assumed") {
+		t.Errorf("Values of a log too short for the filter's layout = %v", err)
+	}
 }
 
 func TestLayoutErrors(t *testing.T) {

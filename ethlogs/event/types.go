@@ -127,7 +127,7 @@ func (t Type) Dynamic() bool {
 // indexed parameter of it holds the value itself; any other indexed
 // parameter (bytes, string, arrays, tuples) holds the Keccak-256 hash of
 // the value's encoding.
-func (t Type) Word() bool { return t.Kind <= FixedBytes }
+func (t Type) Word() bool { return t.Kind >= Address && t.Kind <= FixedBytes }
 
 // headSize is the number of bytes the type takes in the head of a tuple:
 // its encoding if static, else an offset word.
