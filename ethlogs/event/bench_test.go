@@ -135,7 +135,7 @@ func BenchmarkDecodeTransfer(b *testing.B) {
 			if err := abi.ParseTopicsIntoMap(m, indexed, topics[1:]); err != nil {
 				b.Fatal(err)
 			}
-			_ = []Arg{{"from", "address", m["from"].(common.Address).Hex()}, {"to", "address", m["to"].(common.Address).Hex()}, {"value", "uint256", m["value"].(*big.Int).String()}}
+			_ = []Arg{{"from", "address", m["from"].(common.Address).Hex(), true}, {"to", "address", m["to"].(common.Address).Hex(), true}, {"value", "uint256", m["value"].(*big.Int).String(), false}}
 		}
 	})
 }

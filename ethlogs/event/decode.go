@@ -13,9 +13,10 @@ import (
 
 // Arg is one decoded parameter, for display.
 type Arg struct {
-	Name  string // the declared name, or "arg" and its position
-	Type  string
-	Value string // see [Event.Decode]
+	Name    string // the declared name, or "arg" and its position
+	Type    string
+	Value   string // see [Event.Decode]
+	Indexed bool   // in a topic; for an unmarked declaration, as this log's layout has it
 }
 
 // Decode decodes a log of this event for display. Values are written as:
@@ -35,7 +36,7 @@ func (e *Event) Decode(topics []common.Hash, data []byte) ([]Arg, error) {
 	args := make([]Arg, len(values))
 	d := ev.info()
 	for i, in := range ev.Inputs {
-		args[i] = Arg{Name: d.names[i], Type: d.types[i]}
+		args[i] = Arg{Name: d.names[i], Type: d.types[i], Indexed: in.Indexed}
 		if in.Indexed && !in.Type.Word() {
 			args[i].Value = values[i].(common.Hash).Hex()
 		} else {

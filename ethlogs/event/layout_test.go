@@ -85,6 +85,12 @@ func TestLayouts(t *testing.T) {
 		if err != nil || !sameValue(got, want) {
 			t.Errorf("%s: Values = %v, %v; the marked declaration gives %v", tt.name, got, err, want)
 		}
+		args, err := e.Decode(topics, data)
+		for i, a := range args {
+			if a.Indexed != marked.Inputs[i].Indexed {
+				t.Errorf("%s: Decode()[%d].Indexed = %t, want %t (%v)", tt.name, i, a.Indexed, marked.Inputs[i].Indexed, err)
+			}
+		}
 	}
 }
 
