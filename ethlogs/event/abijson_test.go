@@ -2,6 +2,8 @@ package event
 
 import (
 	"bytes"
+	"fmt"
+	"time"
 	"strings"
 	"testing"
 
@@ -110,12 +112,23 @@ func TestABIEventErrors(t *testing.T) {
 }
 
 // FuzzParseABI feeds arbitrary JSON and selectors: an error or an event
-// whose declaration parses back to the same signature, never a panic.
+// whose declaration parses back to the same signature, never a panic, and
+// never a hang (an input still running after 3 s fails: accounts/abi once
+// spent minutes building Go types for a long array here).
 func FuzzParseABI(f *testing.F) {
 	f.Add([]byte(testABI), "Listed")
 	f.Add([]byte(testABI), "Transfer(address,uint256)")
 	f.Add([]byte(`[{"type":"event","name":"E","inputs":[{"name":"a","type":"tuple[2][]","components":[{"name":"b","type":"bytes[]"}]}]}]`), "E")
 	f.Fuzz(func(t *testing.T, js []byte, selector string) {
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			select {
+			case <-done:
+			case <-time.After(3 * time.Second):
+				panic(fmt.Sprintf("SLOW %q %q", js, selector))
+			}
+		}()
 		a, err := ParseABI(js)
 		if err != nil {
 			return
