@@ -77,3 +77,19 @@ func FuzzParseValue(f *testing.F) {
 		}
 	})
 }
+
+// TestOddMemberNames builds Go types for tuple members whose Solidity
+// names are no Go identifier once in CamelCase.
+func TestOddMemberNames(t *testing.T) {
+	ty, err := ParseType("(uint8 _1x, bool $, string a_b, bytes1 aB, address __)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := ParseValue(ty, `(1, true, "s", 0x01, 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := format(&ty, v, false); got != `(1, true, "s", 0x01, 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed)` {
+		t.Errorf("format = %s", got)
+	}
+}

@@ -194,11 +194,19 @@ func (t Type) GoType() reflect.Type {
 	return reflect.StructOf(fields)
 }
 
+// goFieldName is the Go field of a tuple member: its name in CamelCase as
+// accounts/abi writes it, made a valid exported identifier where
+// Solidity's names are not ($ dropped, an X before a leading digit or
+// underscore), ArgN for an unnamed member.
 func goFieldName(name string, i int) string {
 	if name == "" {
 		return "Arg" + strconv.Itoa(i)
 	}
-	return abi.ToCamelCase(name)
+	f := strings.ReplaceAll(abi.ToCamelCase(name), "$", "")
+	if f == "" || f[0] < 'A' || f[0] > 'Z' {
+		f = "X" + f
+	}
+	return f
 }
 
 var (
