@@ -3,9 +3,9 @@ package event
 import (
 	"bytes"
 	"fmt"
-	"time"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 )
