@@ -61,42 +61,28 @@ func indexedArgs(gabi abi.ABI) abi.Arguments {
 // BenchmarkUnpackTransfer decodes an ERC-20 Transfer log into a struct:
 // ours against go-ethereum's accounts/abi used as abigen uses it.
 func BenchmarkUnpackTransfer(b *testing.B) {
-	topics, data, e, gabi := benchTransfer(b, transfer)
-	indexed := indexedArgs(gabi)
-	b.Run("chainsieve", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			var r transferRecord
-			if err := e.Unpack(&r, topics, data); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("geth", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			var r transferRecord
-			if err := gethUnpackLog(gabi, indexed, &r, topics, data); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	benchUnpack(b, transfer, func() any { return new(transferRecord) })
 }
 
 // BenchmarkUnpackTransferCast is BenchmarkUnpackTransfer with cast's
 // signature Transfer(address,address,uint256) on our side, which works
 // out the layout from the log; accounts/abi needs the indexed flags.
 func BenchmarkUnpackTransferCast(b *testing.B) {
-	topics, data, e, gabi := benchTransfer(b, "Transfer(address,address,uint256)")
+	benchUnpack(b, "Transfer(address,address,uint256)", func() any {
+		return new(struct {
+			Arg0, Arg1 common.Address
+			Arg2       *big.Int
+		})
+	})
+}
+
+func benchUnpack(b *testing.B, decl string, out func() any) {
+	topics, data, e, gabi := benchTransfer(b, decl)
 	indexed := indexedArgs(gabi)
 	b.Run("chainsieve", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			var r struct {
-				Arg0, Arg1 common.Address
-				Arg2       *big.Int
-			}
-			if err := e.Unpack(&r, topics, data); err != nil {
+			if err := e.Unpack(out(), topics, data); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -104,8 +90,7 @@ func BenchmarkUnpackTransferCast(b *testing.B) {
 	b.Run("geth", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			var r transferRecord
-			if err := gethUnpackLog(gabi, indexed, &r, topics, data); err != nil {
+			if err := gethUnpackLog(gabi, indexed, new(transferRecord), topics, data); err != nil {
 				b.Fatal(err)
 			}
 		}

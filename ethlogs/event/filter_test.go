@@ -50,33 +50,48 @@ func conditions(t *testing.T, args ...string) []Condition {
 	return cs
 }
 
-// TestFilter checks the topics of NAME=VALUE conditions, each expected
-// topic made by accounts/abi's MakeTopics from the Go value.
+// TestFilter checks the topics of NAME=VALUE conditions and of cast's
+// positional values, each expected topic made by accounts/abi's MakeTopics
+// from the Go value.
 func TestFilter(t *testing.T) {
 	a, b := common.HexToAddress(alice), common.HexToAddress(bob)
 	minus := big.NewInt(-2)
 	tests := []struct {
-		decl    string
-		args    []string
-		want    [][]any // per topic position after 0; nil: any
-		assumed string  // part of Filter.Assumed, for unmarked declarations
+		decl       string
+		args       []string // NAME=VALUE conditions, or positional values with positional
+		positional bool
+		want       [][]any // per topic position after 0; nil: any
+		assumed    string  // part of Filter.Assumed, for unmarked declarations
 	}{
-		{transfer, []string{"to=" + alice}, [][]any{nil, {a}}, ""},
-		{transfer, []string{"from=" + strings.ToLower(bob) + "," + alice}, [][]any{{b, a}}, ""},
-		{transfer, []string{"to=" + alice, "from=" + bob}, [][]any{{b}, {a}}, ""},
-		{"E(int16 indexed x, bool indexed y, bytes4 indexed z)", []string{"x=-2", "y=true", "z=0xcafebabe"}, [][]any{{int16(-2)}, {true}, {[4]byte{0xca, 0xfe, 0xba, 0xbe}}}, ""},
-		{"E(int200 indexed x)", []string{"x=-0x2"}, [][]any{{minus}}, ""},
-		{"E(uint64 indexed n, string indexed s, bytes indexed b)", []string{"n=0xffffffffffffffff", `s="a,b",c`, "b=0x00ff"}, [][]any{{uint64(1<<64 - 1)}, {"a,b", "c"}, {[]byte{0, 0xff}}}, ""},
-		{"E(uint256 indexed, address indexed)", []string{"arg1=" + alice}, [][]any{nil, {a}}, ""},
-		{"Transfer(address,address,uint256)", []string{"arg1=" + alice}, [][]any{nil, {a}}, "arg0 at topic 1, arg1 at topic 2"},
-		{"Swap(address sender, uint256 a, uint256 b, address to)", []string{"to=" + bob}, [][]any{nil, {b}}, "sender at topic 1, to at topic 2"},
-		{"Transfer(address from, address to, uint256 id)", []string{"id=7"}, [][]any{nil, nil, {big.NewInt(7)}}, "id at topic 3"},
+		{transfer, []string{"to=" + alice}, false, [][]any{nil, {a}}, ""},
+		{transfer, []string{"from=" + strings.ToLower(bob) + "," + alice}, false, [][]any{{b, a}}, ""},
+		{transfer, []string{"to=" + alice, "from=" + bob}, false, [][]any{{b}, {a}}, ""},
+		{"E(int16 indexed x, bool indexed y, bytes4 indexed z)", []string{"x=-2", "y=true", "z=0xcafebabe"}, false, [][]any{{int16(-2)}, {true}, {[4]byte{0xca, 0xfe, 0xba, 0xbe}}}, ""},
+		{"E(int200 indexed x)", []string{"x=-0x2"}, false, [][]any{{minus}}, ""},
+		{"E(uint64 indexed n, string indexed s, bytes indexed b)", []string{"n=0xffffffffffffffff", `s="a,b",c`, "b=0x00ff"}, false, [][]any{{uint64(1<<64 - 1)}, {"a,b", "c"}, {[]byte{0, 0xff}}}, ""},
+		{"E(uint256 indexed, address indexed)", []string{"arg1=" + alice}, false, [][]any{nil, {a}}, ""},
+		{"Transfer(address,address,uint256)", []string{"arg1=" + alice}, false, [][]any{nil, {a}}, "arg0 at topic 1, arg1 at topic 2"},
+		{"Swap(address sender, uint256 a, uint256 b, address to)", []string{"to=" + bob}, false, [][]any{nil, {b}}, "sender at topic 1, to at topic 2"},
+		{"Transfer(address from, address to, uint256 id)", []string{"id=7"}, false, [][]any{nil, nil, {big.NewInt(7)}}, "id at topic 3"},
+		{transfer, []string{"null", alice}, true, [][]any{nil, {a}}, ""},
+		{transfer, []string{alice + "," + bob}, true, [][]any{{a, b}}, ""},
+		{transfer, []string{"", ""}, true, nil, ""},
+		{"Transfer(address,address,uint256)", []string{"null", alice}, true, [][]any{nil, {a}}, "arg0 at topic 1, arg1 at topic 2"},
+		{"Transfer(address,address,uint256)", []string{"null", "null", "5"}, true, [][]any{nil, nil, {big.NewInt(5)}}, "arg2 at topic 3"},
+		{"Swap(address sender, uint256 a, uint256 b, address to)", []string{"null", bob}, true, [][]any{nil, {b}}, "sender at topic 1, to at topic 2"},
+		{"Message(string indexed text)", []string{`"null"`}, true, [][]any{{"null"}}, ""},
 	}
 	for _, tt := range tests {
 		e := mustParse(t, tt.decl)
-		f, err := e.Filter(conditions(t, tt.args...)...)
+		var f *Filter
+		var err error
+		if tt.positional {
+			f, err = e.FilterPositional(tt.args...)
+		} else {
+			f, err = e.Filter(conditions(t, tt.args...)...)
+		}
 		if err != nil {
-			t.Errorf("%s: Filter(%q) = %v", tt.decl, tt.args, err)
+			t.Errorf("%s %q: %v", tt.decl, tt.args, err)
 			continue
 		}
 		want := [][]common.Hash{{e.Topic()}}
@@ -88,50 +103,10 @@ func TestFilter(t *testing.T) {
 			want = append(want, hs)
 		}
 		if !slices.EqualFunc(f.Topics, want, slices.Equal) {
-			t.Errorf("%s: Filter(%q).Topics = %v, want %v", tt.decl, tt.args, f.Topics, want)
+			t.Errorf("%s %q: Topics = %v, want %v", tt.decl, tt.args, f.Topics, want)
 		}
 		if !strings.Contains(f.Assumed, tt.assumed) || (tt.assumed == "") != (f.Assumed == "") {
-			t.Errorf("%s: Filter(%q).Assumed = %q, want it to say %q", tt.decl, tt.args, f.Assumed, tt.assumed)
-		}
-	}
-}
-
-func TestFilterPositional(t *testing.T) {
-	a, b := common.HexToAddress(alice), common.HexToAddress(bob)
-	tests := []struct {
-		decl    string
-		values  []string
-		want    [][]any
-		assumed string
-	}{
-		{transfer, []string{"null", alice}, [][]any{nil, {a}}, ""},
-		{transfer, []string{alice + "," + bob}, [][]any{{a, b}}, ""},
-		{transfer, []string{"", ""}, nil, ""},
-		{"Transfer(address,address,uint256)", []string{"null", alice}, [][]any{nil, {a}}, "arg0 at topic 1, arg1 at topic 2"},
-		{"Transfer(address,address,uint256)", []string{"null", "null", "5"}, [][]any{nil, nil, {big.NewInt(5)}}, "arg2 at topic 3"},
-		{"Swap(address sender, uint256 a, uint256 b, address to)", []string{"null", bob}, [][]any{nil, {b}}, "sender at topic 1, to at topic 2"},
-		{"Message(string indexed text)", []string{`"null"`}, [][]any{{"null"}}, ""},
-	}
-	for _, tt := range tests {
-		e := mustParse(t, tt.decl)
-		f, err := e.FilterPositional(tt.values...)
-		if err != nil {
-			t.Errorf("%s: FilterPositional(%q) = %v", tt.decl, tt.values, err)
-			continue
-		}
-		want := [][]common.Hash{{e.Topic()}}
-		for _, pos := range tt.want {
-			var hs []common.Hash
-			for _, v := range pos {
-				hs = append(hs, made(t, v))
-			}
-			want = append(want, hs)
-		}
-		if !slices.EqualFunc(f.Topics, want, slices.Equal) {
-			t.Errorf("%s: FilterPositional(%q).Topics = %v, want %v", tt.decl, tt.values, f.Topics, want)
-		}
-		if !strings.Contains(f.Assumed, tt.assumed) || (tt.assumed == "") != (f.Assumed == "") {
-			t.Errorf("%s: FilterPositional(%q).Assumed = %q, want it to say %q", tt.decl, tt.values, f.Assumed, tt.assumed)
+			t.Errorf("%s %q: Assumed = %q, want it to say %q", tt.decl, tt.args, f.Assumed, tt.assumed)
 		}
 	}
 }
