@@ -28,6 +28,18 @@ func TestParse(t *testing.T) {
 		{decl: "E(address,)", wantErr: "parameter 1: empty"},
 		{decl: "1E()", wantErr: "not an event name"},
 		{decl: "Transfer", wantErr: "want Name("},
+		{decl: "E((uint8 a", wantErr: "want , or ) in tuple"},
+		{decl: "E(uint8[0] a)", wantErr: `array length "0": want 1 to 65536`},
+		{decl: "E(uint8[65537] a)", wantErr: `array length "65537"`},
+		{decl: "E(uint8[ a)", wantErr: "unclosed ["},
+		{decl: "E(() a)", wantErr: "empty tuple"},
+		{decl: "E(tuple a)", wantErr: "want a type"},
+		{decl: "E(" + strings.Repeat("(", 18) + "uint8" + strings.Repeat(")", 18) + ")", wantErr: "nested more than 16 deep"},
+		{decl: "E(uint8" + strings.Repeat("[1]", 17) + " a)", wantErr: "nested more than 16 deep"},
+		{decl: "E(uint256[65536][65536] a)", wantErr: "uint256[65536][65536] is larger than 16777216 bytes"},
+		{decl: "E(uint8 a, bool a)", wantErr: "two parameters named a"},
+		{decl: "E((uint8 1x) a)", wantErr: `"1x" is not a member name`},
+		{decl: "E(uint8 indexed 1x)", wantErr: `"1x" is not a parameter name`},
 	}
 	for _, tt := range tests {
 		e, err := Parse(tt.decl)
