@@ -70,7 +70,7 @@ func (e *Event) Filter(conds ...Condition) (*Filter, error) {
 	}
 	if !e.unmarked {
 		pos := map[int]int{}
-		for j := range want {
+		for _, j := range slices.Sorted(maps.Keys(want)) {
 			if !e.Inputs[j].Indexed {
 				return nil, fmt.Errorf("event: %s is not indexed in %s: only indexed parameters are in topics", e.argName(j), e)
 			}
