@@ -1,33 +1,80 @@
 package index
 
 import (
-	"encoding/binary"
-	"fmt"
 	"math/bits"
 
 	"github.com/chainsieve/chainsieve/ethlogs"
 )
 
+const (
+	epochBlocks = epochSections * SectionSize
+	chunkWords  = 1024 // result words evaluated at a time: 8 KiB, in L1
+)
+
+// queryScratch is a query's plan and buffers, kept by the Index between
+// queries so that evaluation allocates nothing per section or epoch.
+type queryScratch struct {
+	bits    []int // distinct bloom bits the query reads
+	rowOf   map[int]int
+	clauses [][][3]int // per clause, per value, its bits as indexes into bits
+	flat    bool       // every clause one value: the result is the AND of all rows
+	rows    [][]uint64 // per bit, the current epoch's words
+	copies  [][]uint64 // decoded rows where the vectors cannot be used in place
+	raw     []byte
+	res     [chunkWords]uint64
+	acc     [chunkWords]uint64
+}
+
+// plan compiles m's clauses into rows and row indexes.
+func (q *queryScratch) plan(m *ethlogs.Matcher) {
+	q.bits, q.clauses, q.flat = q.bits[:0], q.clauses[:0], true
+	if q.rowOf == nil {
+		q.rowOf = map[int]int{}
+	}
+	clear(q.rowOf)
+	for _, c := range m.Clauses() {
+		vals := make([][3]int, len(c))
+		for i, v := range c {
+			for j, b := range v.Bits() {
+				k, ok := q.rowOf[int(b)]
+				if !ok {
+					k = len(q.bits)
+					q.rowOf[int(b)] = k
+					q.bits = append(q.bits, int(b))
+				}
+				vals[i][j] = k
+			}
+		}
+		q.flat = q.flat && len(c) == 1
+		q.clauses = append(q.clauses, vals)
+	}
+	for len(q.rows) < len(q.bits) {
+		q.rows = append(q.rows, nil)
+		q.copies = append(q.copies, nil)
+	}
+}
+
 // Candidates appends to dst, in ascending order, the numbers of the blocks
 // in [from, to] (clipped to the index) whose blooms pass matcher m: the same
 // blocks as m.Scan over their header blooms. Sealed sections are evaluated
-// on the vectors, a clause at a time, stopping early in an epoch where no
-// block is left; the unfinished section is scanned block by block.
+// on the vectors in place (memory-mapped), the query's clauses fused into
+// one pass over each stretch of blocks; each vector is checked against its
+// checksum the first time this Index reads it. The unfinished section is
+// scanned block by block.
 func (x *Index) Candidates(dst []uint64, m *ethlogs.Matcher, from, to uint64) ([]uint64, error) {
 	n, _, ok := x.Head()
 	lo, hi := max(from, x.first), min(to, n)
 	if !ok || lo > hi {
 		return dst, nil
 	}
-	clauses := m.Clauses()
-	if lo < x.tailStart() {
-		sLo, sHi := (lo-x.first)/SectionSize, (min(hi, x.tailStart()-1)-x.first)/SectionSize
-		for e := sLo / epochSections; e <= sHi/epochSections; e++ {
-			a, b := max(sLo, e*epochSections), min(sHi, e*epochSections+epochSections-1)
+	if t := x.tailStart(); lo < t {
+		err := guard(func() error {
 			var err error
-			if dst, err = x.epochCandidates(dst, clauses, a, b, lo, hi); err != nil {
-				return dst, err
-			}
+			dst, err = x.sealedCandidates(dst, m, lo-x.first, min(hi, t-1)-x.first)
+			return err
+		})
+		if err != nil {
+			return dst, err
 		}
 	}
 	for i := range x.tail {
@@ -38,77 +85,141 @@ func (x *Index) Candidates(dst []uint64, m *ethlogs.Matcher, from, to uint64) ([
 	return dst, nil
 }
 
-// epochCandidates evaluates the clauses over sections a to b of one epoch.
-func (x *Index) epochCandidates(dst []uint64, clauses [][]ethlogs.Value, a, b, lo, hi uint64) ([]uint64, error) {
-	words := int(b-a+1) * SectionSize / 64
-	result := make([]uint64, 3*words)
-	result, clause, value := result[:words], result[words:2*words], result[2*words:]
-	fill(result, ^uint64(0))
-	for _, c := range clauses {
-		fill(clause, 0)
-		for _, v := range c {
-			fill(value, ^uint64(0))
-			for _, bit := range v.Bits() {
-				if err := x.andRun(value, int(bit), a); err != nil {
-					return dst, err
-				}
+// sealedCandidates evaluates blocks i0 to i1 (offsets from First), all in
+// sealed sections, an epoch at a time.
+func (x *Index) sealedCandidates(dst []uint64, m *ethlogs.Matcher, i0, i1 uint64) ([]uint64, error) {
+	q := &x.query
+	q.plan(m)
+	for e := i0 / epochBlocks; e <= i1/epochBlocks; e++ {
+		lo := max(i0, e*epochBlocks) - e*epochBlocks // block offsets within the epoch
+		hi := min(i1, e*epochBlocks+epochBlocks-1) - e*epochBlocks
+		base := x.first + e*epochBlocks
+		if len(q.clauses) == 0 { // no rule: every block
+			for i := lo; i <= hi; i++ {
+				dst = append(dst, base+i)
 			}
-			or(clause, value)
+			continue
 		}
-		if !and(result, clause) {
-			return dst, nil // no candidate left in this epoch
+		if err := x.loadRows(e, lo, hi); err != nil {
+			return dst, err
 		}
-	}
-	base := x.first + a*SectionSize
-	for i, w := range result {
-		for ; w != 0; w &= w - 1 {
-			if n := base + uint64(i*64+bits.TrailingZeros64(w)); n >= lo && n <= hi {
-				dst = append(dst, n)
+		w0, w1 := int(lo/64), int(hi/64)+1
+		for c := w0; c < w1; c += chunkWords {
+			res := q.res[:min(chunkWords, w1-c)]
+			q.eval(res, c-w0)
+			if c == w0 {
+				res[0] &= ^uint64(0) << (lo % 64)
 			}
+			if c+len(res) == w1 {
+				res[len(res)-1] &= ^uint64(0) >> (63 - hi%64)
+			}
+			dst = appendOnes(dst, res, base+uint64(c)*64)
 		}
 	}
 	return dst, nil
 }
 
-// andRun ANDs into v the vectors of one bloom bit for consecutive sections
-// from a on: a single contiguous read, thanks to the bit-major layout.
-func (x *Index) andRun(v []uint64, bit int, a uint64) error {
-	f, err := x.epoch(a/epochSections, false)
+// loadRows points q.rows at the words of epoch e covering blocks lo to hi
+// of the epoch, after checking the vectors they span.
+func (x *Index) loadRows(e, lo, hi uint64) error {
+	q := &x.query
+	ep, err := x.epochFile(e, false)
 	if err != nil {
 		return err
 	}
-	n := len(v) * 8
-	if cap(x.buf) < n {
-		x.buf = make([]byte, n)
-	}
-	buf := x.buf[:n]
-	if _, err := f.ReadAt(buf, vectorOffset(bit, a)); err != nil {
-		return fmt.Errorf("%w: bit %d from section %d: %v", ErrCorrupt, bit, a, err)
-	}
-	for i := range v {
-		v[i] &= binary.LittleEndian.Uint64(buf[8*i:])
+	s0, s1 := int(lo/SectionSize), int(hi/SectionSize)
+	for k, b := range q.bits {
+		if err := x.verifyVectors(ep, b, s0, s1); err != nil {
+			return err
+		}
+		if q.rows[k], err = ep.words(b, int(lo/64), int(hi/64)+1, &q.copies[k], &q.raw); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-func fill(v []uint64, w uint64) {
-	for i := range v {
-		v[i] = w
+// eval computes into res the query over words off to off+len(res) of the
+// loaded rows: per clause, the OR over its values of the AND of their
+// bits; the AND over clauses.
+func (q *queryScratch) eval(res []uint64, off int) {
+	if q.flat {
+		andRows(res, q.rows[:len(q.bits)], off)
+		return
+	}
+	for i, c := range q.clauses {
+		dst := res
+		if i > 0 {
+			dst = q.acc[:len(res)]
+		}
+		for j, v := range c {
+			a, b, cc := q.rows[v[0]][off:], q.rows[v[1]][off:], q.rows[v[2]][off:]
+			if j == 0 {
+				and3(dst, a, b, cc)
+			} else {
+				orAnd3(dst, a, b, cc)
+			}
+		}
+		if i > 0 {
+			andInto(res, dst)
+		}
 	}
 }
 
-func or(dst, src []uint64) {
+// andRows sets dst to the AND of every row from word off on, two rows a
+// pass.
+func andRows(dst []uint64, rows [][]uint64, off int) {
+	n := len(dst)
+	a := rows[0][off : off+n]
+	if len(rows) == 1 {
+		copy(dst, a)
+		return
+	}
+	b := rows[1][off : off+n]
 	for i := range dst {
-		dst[i] |= src[i]
+		dst[i] = a[i] & b[i]
+	}
+	k := 2
+	for ; k+1 < len(rows); k += 2 {
+		a, b := rows[k][off:off+n], rows[k+1][off:off+n]
+		for i := range dst {
+			dst[i] &= a[i] & b[i]
+		}
+	}
+	if k < len(rows) {
+		andInto(dst, rows[k][off:off+n])
 	}
 }
 
-// and sets dst to dst ∩ src and reports whether any bit is left.
-func and(dst, src []uint64) bool {
-	var any uint64
+func and3(dst, a, b, c []uint64) {
+	a, b, c = a[:len(dst)], b[:len(dst)], c[:len(dst)]
 	for i := range dst {
-		dst[i] &= src[i]
-		any |= dst[i]
+		dst[i] = a[i] & b[i] & c[i]
 	}
-	return any != 0
+}
+
+func orAnd3(dst, a, b, c []uint64) {
+	a, b, c = a[:len(dst)], b[:len(dst)], c[:len(dst)]
+	for i := range dst {
+		dst[i] |= a[i] & b[i] & c[i]
+	}
+}
+
+func andInto(dst, a []uint64) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] &= a[i]
+	}
+}
+
+// appendOnes appends base+i for every bit i set in words (bit i of word
+// w being bit i%64 of words[i/64]).
+func appendOnes(dst []uint64, words []uint64, base uint64) []uint64 {
+	for i, w := range words {
+		at := base + uint64(i)*64
+		for ; w != 0; w &= w - 1 {
+			dst = append(dst, at+uint64(bits.TrailingZeros64(w)))
+		}
+	}
+	return dst
 }

@@ -69,6 +69,11 @@ func buildPebble(b *testing.B, dir string, blooms []ethlogs.Bloom) *gethpebble.D
 func pebbleCandidates(db *gethpebble.Database, m *ethlogs.Matcher, sections uint64) int {
 	words := int(sections) * SectionSize / 64
 	result, clause, value := make([]uint64, words), make([]uint64, words), make([]uint64, words)
+	fill := func(v []uint64, w uint64) {
+		for i := range v {
+			v[i] = w
+		}
+	}
 	fill(result, ^uint64(0))
 	for _, c := range m.Clauses() {
 		fill(clause, 0)
@@ -84,9 +89,11 @@ func pebbleCandidates(db *gethpebble.Database, m *ethlogs.Matcher, sections uint
 				}
 				it.Release()
 			}
-			or(clause, value)
+			for i := range clause {
+				clause[i] |= value[i]
+			}
 		}
-		and(result, clause)
+		andInto(result, clause)
 	}
 	n := 0
 	for _, w := range result {

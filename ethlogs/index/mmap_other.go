@@ -1,0 +1,11 @@
+//go:build !unix
+
+package index
+
+import "os"
+
+// mapFile does not map where syscall.Mmap is missing: the index reads with
+// ReadAt.
+func mapFile(f *os.File, size int) []byte { return nil }
+
+func unmapFile(data []byte) error { return nil }
