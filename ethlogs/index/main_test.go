@@ -13,5 +13,9 @@ func TestMain(m *testing.M) {
 	if role := os.Getenv(childEnv); role != "" {
 		os.Exit(child(role))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if template.dir != "" {
+		os.RemoveAll(template.dir)
+	}
+	os.Exit(code)
 }

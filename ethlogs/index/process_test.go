@@ -1,7 +1,6 @@
 package index
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -58,12 +57,18 @@ func sharedChain(blocks int) *chain { return newChain(1234, 5, blocks) }
 func work(dir string, seed uint64, blocks int) error {
 	c := sharedChain(blocks)
 	r := rand.New(rand.NewPCG(seed, 1))
+	var snapshots, refused, writes, cuts, cutsRefused int
+	defer func() {
+		fmt.Printf("stats %d %d %d %d %d\n", snapshots, refused, writes, cuts, cutsRefused)
+	}()
 	for round := 0; ; round++ {
 		if r.IntN(3) == 0 {
 			x, err := OpenSnapshot(dir)
 			if errors.As(err, new(*LockedError)) {
+				refused++
 				continue
 			}
+			snapshots++
 			if err != nil {
 				return err
 			}
@@ -85,10 +90,17 @@ func work(dir string, seed uint64, blocks int) error {
 			x.Close()
 			return err
 		}
+		writes++
 		if x.Len() > SectionSize && r.IntN(5) == 0 {
 			cut := c.first + uint64(r.IntN(int(x.sealed*SectionSize)))
-			if err := x.Truncate(cut); err != nil && !errors.As(err, new(*LockedError)) {
+			err := x.Truncate(cut)
+			switch {
+			case errors.As(err, new(*LockedError)):
+				cutsRefused++
+			case err != nil:
 				return fmt.Errorf("Truncate(%d): %w", cut, err)
+			default:
+				cuts++
 			}
 		}
 		from := int(x.Len())
@@ -190,11 +202,19 @@ func TestConcurrentProcesses(t *testing.T) {
 		}
 	})
 	defer deadline.Stop()
+	var total [5]int
 	for i, p := range procs {
 		if err := p.cmd.Wait(); err != nil {
-			t.Errorf("worker %d: %v: %s", i, err, bufio.NewScanner(strings.NewReader(p.out.String())).Text()+p.out.String())
+			t.Errorf("worker %d: %v: %s", i, err, p.out.String())
+		}
+		var s [5]int
+		fmt.Sscanf(p.out.String(), "stats %d %d %d %d %d", &s[0], &s[1], &s[2], &s[3], &s[4])
+		for k := range s {
+			total[k] += s[k]
 		}
 	}
+	t.Logf("%d workers, %d killed; counts of the survivors: %d snapshots checked (%d refused during a cut), %d write rounds, %d cuts into sealed blocks (%d refused beside a snapshot)",
+		workers, kills, total[0], total[1], total[2], total[3], total[4])
 	y, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
