@@ -230,21 +230,29 @@ func bitVectors(m *ethlogs.Matcher, blooms []ethlogs.Bloom) [][]uint64 {
 	return rows
 }
 
-// andVectors appends the positions of the bits set in all rows: one pass
-// per pair of rows over 8 KiB stretches, as fast as this machine ANDs
-// vectors in Go, then the same extraction as any candidate list needs.
+// andVectors appends the positions of the bits set in all rows: the rows
+// ANDed six at a time in one pass over 8 KiB stretches of words (a missing
+// row is the first again), the fastest way this machine ANDs vectors in Go,
+// then the extraction any candidate list needs.
 func andVectors(dst []uint64, rows [][]uint64) []uint64 {
 	var res [1024]uint64
 	for at := 0; at < len(rows[0]); at += len(res) {
 		r := res[:min(len(res), len(rows[0])-at)]
-		a, c := rows[0][at:at+len(r)], rows[1][at:at+len(r)]
-		for i := range r {
-			r[i] = a[i] & c[i]
-		}
-		for k := 2; k < len(rows); k++ {
-			a := rows[k][at : at+len(r)]
+		for k := 0; k < len(rows); k += 6 {
+			var g [6][]uint64
+			for j := range g {
+				g[j] = rows[k][at : at+len(r)]
+				if k+j < len(rows) {
+					g[j] = rows[k+j][at : at+len(r)]
+				}
+			}
+			a, b, c, d, e, f := g[0], g[1], g[2], g[3], g[4], g[5]
 			for i := range r {
-				r[i] &= a[i]
+				w := a[i] & b[i] & c[i] & d[i] & e[i] & f[i]
+				if k > 0 {
+					w &= r[i]
+				}
+				r[i] = w
 			}
 		}
 		for i, w := range r {

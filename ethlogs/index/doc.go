@@ -11,14 +11,23 @@
 // an [ethlogs.Matcher] gives, which the blocks of the last, unfinished
 // section still get.
 //
-// On disk (see docs/ethlogs.md for the measurements behind it) an index is a
-// directory of plain files: the vectors in epoch files of 256 sections laid
-// out bit-major, so that one value reads three contiguous runs per epoch;
-// the block hashes; the unfinished section's blooms in checksummed records;
-// and a checksum per section. Open verifies every checksum and drops a
-// partly written tail left by a crash. The index only holds what its caller
-// verified: [Index.Append] requires each header to link to the previous
-// block, and [Index.Truncate] cuts back to a fork point on a reorg.
+// On disk (docs/ethlogs.md has the format and the measurements behind it)
+// an index is a directory of plain files: the vectors in memory-mapped
+// epoch files of 256 sections laid out bit-major, so that one value reads
+// three contiguous runs per epoch, each vector with a checksum; the block
+// hashes; the unfinished section's blocks in checksummed records; and a
+// sync record. Opening reads a fixed amount whatever the index's size:
+// sealed data is checked against its checksums when first read, so every
+// query that reads a damaged vector fails with [ErrCorrupt], and a crash
+// is repaired by cutting off what was not made durable. The index only
+// holds what its caller verified: [Index.Append] requires each header to
+// link to the previous block, and [Index.Truncate] cuts back to a fork
+// point on a reorg.
 //
-// An Index is not safe for concurrent use.
+// One process at a time writes to a directory: [Open] and [Create] take a
+// lock and fail with a [*LockedError] naming its holder, [OpenWait] waits
+// for it. Any number of [OpenSnapshot] readers may answer beside the
+// writer, each for the blocks indexed when it opened.
+//
+// An Index is not safe for concurrent use; give each goroutine its own.
 package index

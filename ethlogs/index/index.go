@@ -138,7 +138,10 @@ func OpenSnapshot(dir string) (*Index, error) {
 	}
 	if err := acquire(context.Background(), f, dir, shared, false); err != nil {
 		f.Close()
-		return nil, holderOf(dir)
+		if errors.As(err, new(*LockedError)) {
+			return nil, holderOf(dir) // the writer cutting sealed blocks
+		}
+		return nil, err
 	}
 	x, err := open(dir, nil, true)
 	if err != nil {

@@ -91,7 +91,7 @@ func decodeMeta(b []byte) (first uint64, err error) {
 		if i := bytes.IndexByte(v, '\n'); i >= 0 {
 			v = v[:i]
 		}
-		return 0, fmt.Errorf("%w: the index is in format v%q, this build reads v%d: remove it and build it again", ErrVersion, v, Version)
+		return 0, fmt.Errorf("%w: the index is in format v%s, this build reads v%d: remove it and build it again", ErrVersion, printable(string(v), 8), Version)
 	}
 	if len(b) != metaSize || string(b[:len(magic)]) != magic {
 		return 0, fmt.Errorf("%w: %s is not an index header", ErrCorrupt, metaFile)

@@ -55,6 +55,8 @@ func TestDeadHolderNeverBlocks(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"=hold:"+dir)
 	stdout, _ := cmd.StdoutPipe()
+	stdin, _ := cmd.StdinPipe() // held open: the holder waits on it until killed
+	defer stdin.Close()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

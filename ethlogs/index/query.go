@@ -166,28 +166,32 @@ func (q *queryScratch) eval(res []uint64, off int) {
 	}
 }
 
-// andRows sets dst to the AND of every row from word off on, two rows a
-// pass.
+// andRows sets dst to the AND of every row from word off on, up to four
+// rows a pass (a missing fourth is the first again: an L1 load).
 func andRows(dst []uint64, rows [][]uint64, off int) {
 	n := len(dst)
-	a := rows[0][off : off+n]
-	if len(rows) == 1 {
-		copy(dst, a)
-		return
-	}
-	b := rows[1][off : off+n]
-	for i := range dst {
-		dst[i] = a[i] & b[i]
-	}
-	k := 2
-	for ; k+1 < len(rows); k += 2 {
-		a, b := rows[k][off:off+n], rows[k+1][off:off+n]
-		for i := range dst {
-			dst[i] &= a[i] & b[i]
+	for k := 0; k < len(rows); k += 4 {
+		g := rows[k:min(k+4, len(rows))]
+		a := g[0][off : off+n]
+		b, c, d := a, a, a
+		if len(g) > 1 {
+			b = g[1][off : off+n]
 		}
-	}
-	if k < len(rows) {
-		andInto(dst, rows[k][off:off+n])
+		if len(g) > 2 {
+			c = g[2][off : off+n]
+		}
+		if len(g) > 3 {
+			d = g[3][off : off+n]
+		}
+		if k == 0 {
+			for i := range dst {
+				dst[i] = a[i] & b[i] & c[i] & d[i]
+			}
+			continue
+		}
+		for i := range dst {
+			dst[i] &= a[i] & b[i] & c[i] & d[i]
+		}
 	}
 }
 
