@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/chainsieve/chainsieve/ethlogs"
@@ -96,11 +95,7 @@ func diskUsage(b *testing.B, dir string) int64 {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			n += st.Blocks * 512
-		} else {
-			n += fi.Size()
-		}
+		n += allocated(fi)
 	}
 	return n
 }

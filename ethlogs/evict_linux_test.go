@@ -30,3 +30,11 @@ func evict(b *testing.B, dir string) {
 }
 
 const canEvict = true
+
+// allocated is the space a file takes on disk, holes left out.
+func allocated(fi os.FileInfo) int64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st.Blocks * 512
+	}
+	return fi.Size()
+}

@@ -288,6 +288,7 @@ func FuzzHashes(f *testing.F) {
 // open file holds the lock, Open fails with a *LockedError whose message is
 // short and printable; once free, Open succeeds.
 func FuzzLock(f *testing.F) {
+	needFlock(f)
 	f.Add([]byte(`{"pid":42,"since":"2026-11-25T09:32:00Z","cmd":["chainsieve","eth","scan"]}`))
 	f.Add([]byte(`{"pid":42,"cmd":["` + "\x1b[31m\u202e" + `"]}`))
 	f.Add([]byte{0xff, 0xfe, '{'})

@@ -61,3 +61,9 @@ func (c *chain) build(t testing.TB, dir string) {
 		t.Fatal(err)
 	}
 }
+
+func needFlock(t testing.TB) {
+	if !haveFlock {
+		t.Skip("no flock on this system: directories are not locked")
+	}
+}

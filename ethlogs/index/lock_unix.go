@@ -8,6 +8,9 @@ import (
 	"syscall"
 )
 
+// haveFlock says whether directories are locked here.
+const haveFlock = true
+
 type lockKind int
 
 const (

@@ -157,6 +157,7 @@ func (c *chain) verifyAgainst(x *Index, r *rand.Rand) error {
 // No answer may differ from the linear scan, and the index ends holding
 // the whole chain, every block exactly once.
 func TestConcurrentProcesses(t *testing.T) {
+	needFlock(t)
 	workers, blocks, kills := 4, 10*SectionSize+123, 6
 	if testing.Short() {
 		workers, blocks, kills = 2, 3*SectionSize+45, 1
