@@ -14,6 +14,7 @@ type epoch struct {
 	n    uint64
 	f    *os.File
 	data []byte // the whole file, mapped; nil when reading with ReadAt
+	sums []byte // a writer's writable mapping of the checksums; nil: WriteAt
 
 	// verified[b] has bit s%256 set once the vector of bit b for section s
 	// matched its checksum in this process: checked once, before first use.
@@ -56,6 +57,9 @@ func (x *Index) epochFile(e uint64, create bool) (*epoch, error) {
 	ep := &epoch{n: e, f: f, verified: new([bloomBits][epochSections / 64]uint64)}
 	if !x.noMap {
 		ep.data = mapFile(f, epochBytes)
+		if !x.readOnly {
+			ep.sums = mapWritable(f, vectorsBytes, sumsBytes)
+		}
 	}
 	x.epochs[e] = ep
 	return ep, nil
@@ -82,8 +86,23 @@ func sizeEpoch(f *os.File, create bool) error {
 }
 
 func (ep *epoch) close() error {
-	err := errors.Join(unmapFile(ep.data), ep.f.Close())
-	ep.data, ep.f = nil, nil
+	err := errors.Join(unmapFile(ep.data), unmapFile(ep.sums), ep.f.Close())
+	ep.data, ep.sums, ep.f = nil, nil, nil
+	return err
+}
+
+// putSum stores the checksum of the vector of bit b for section s: a store
+// into the mapping where there is one (the 2048 checksums of a section lie
+// 1 KiB apart: one write each would double a seal's system calls).
+func (ep *epoch) putSum(b int, s uint64, sum uint32) error {
+	off := sumOffset(b, s)
+	if ep.sums != nil {
+		binary.LittleEndian.PutUint32(ep.sums[off-vectorsBytes:], sum)
+		return nil
+	}
+	var buf [4]byte
+	binary.LittleEndian.PutUint32(buf[:], sum)
+	_, err := ep.f.WriteAt(buf[:], off)
 	return err
 }
 

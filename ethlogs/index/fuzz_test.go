@@ -256,7 +256,7 @@ func FuzzEpoch(f *testing.F) {
 				case 0: // a vector byte: bit, byte within the vector
 					return vectorOffset(int(off>>9)%bloomBits, s) + int64(off%vectorBytes)
 				case 1: // a checksum byte
-					return sumOffset(0, s) + int64(off%sumBytes)
+					return sumOffset(int(off>>2)%bloomBits, s) + int64(off%4)
 				}
 				return int64(off) * 97 % epochBytes
 			})()

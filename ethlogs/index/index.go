@@ -46,7 +46,7 @@ type Index struct {
 	vectors *[bloomBits][SectionSize / 64]uint64 // sealing scratch, 1 MiB
 	buf     []byte                               // I/O scratch
 	vecBuf  [vectorBytes]byte
-	sumBuf  [sumBytes]byte
+	sumBuf  [4]byte
 	query   queryScratch
 }
 

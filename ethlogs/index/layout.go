@@ -24,12 +24,12 @@ const Version = 2
 
 const (
 	bloomBits     = 8 * ethlogs.BloomLength
-	vectorBytes   = SectionSize / 8             // one bloom bit over a section
-	epochSections = 256                         // sections per epoch file
-	rowBytes      = epochSections * vectorBytes // one bloom bit over an epoch
-	sumBytes      = bloomBits * 4               // a section's vector checksums
-	vectorsBytes  = bloomBits * rowBytes        // an epoch's vectors
-	epochBytes    = vectorsBytes + epochSections*sumBytes
+	vectorBytes   = SectionSize / 8               // one bloom bit over a section
+	epochSections = 256                           // sections per epoch file
+	rowBytes      = epochSections * vectorBytes   // one bloom bit over an epoch
+	vectorsBytes  = bloomBits * rowBytes          // an epoch's vectors
+	sumsBytes     = bloomBits * epochSections * 4 // an epoch's vector checksums
+	epochBytes    = vectorsBytes + sumsBytes
 	hashesBytes   = SectionSize * common.HashLength // a section's block hashes
 	tailRecord    = 8 + 2*common.HashLength + ethlogs.BloomLength + 4
 	sectionRecord = 8 // hashes checksum, record checksum
@@ -73,9 +73,10 @@ func vectorOffset(b int, section uint64) int64 {
 }
 
 // sumOffset is where the CRC-32C of that vector lies: after the vectors,
-// section-major, so sealing writes a section's 2048 checksums at once.
+// bit-major too, so that a query reading one bit's run of vectors reads
+// their checksums as one run (1 KiB an epoch) rather than a page a section.
 func sumOffset(b int, section uint64) int64 {
-	return vectorsBytes + int64(section%epochSections)*sumBytes + int64(b)*4
+	return vectorsBytes + (int64(b)*epochSections+int64(section%epochSections))*4
 }
 
 func encodeMeta(first uint64) []byte {

@@ -8,4 +8,6 @@ import "os"
 // ReadAt.
 func mapFile(f *os.File, size int) []byte { return nil }
 
+func mapWritable(f *os.File, off int64, size int) []byte { return nil }
+
 func unmapFile(data []byte) error { return nil }

@@ -18,6 +18,16 @@ func mapFile(f *os.File, size int) []byte {
 	return data
 }
 
+// mapWritable maps size bytes of f from off (page-aligned) for writing:
+// stores reach the page cache as a pwrite does, and fsync flushes them.
+func mapWritable(f *os.File, off int64, size int) []byte {
+	data, err := syscall.Mmap(int(f.Fd()), off, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
 func unmapFile(data []byte) error {
 	if data == nil {
 		return nil

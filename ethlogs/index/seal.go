@@ -18,16 +18,14 @@ func (x *Index) seal() error {
 		return err
 	}
 	var vec [vectorBytes]byte
-	sums := x.sumBuf[:]
 	for b := range bloomBits {
 		putVector(vec[:], &x.vectors[b])
-		binary.LittleEndian.PutUint32(sums[4*b:], checksum(vec[:]))
 		if _, err := ep.f.WriteAt(vec[:], vectorOffset(b, s)); err != nil {
 			return fmt.Errorf("index: section %d: %w", s, err)
 		}
-	}
-	if _, err := ep.f.WriteAt(sums, sumOffset(0, s)); err != nil {
-		return fmt.Errorf("index: section %d checksums: %w", s, err)
+		if err := ep.putSum(b, s, checksum(vec[:])); err != nil {
+			return fmt.Errorf("index: section %d checksums: %w", s, err)
+		}
 	}
 	x.buf = x.buf[:0]
 	for i := range x.tail {
