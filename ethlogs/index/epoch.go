@@ -174,6 +174,23 @@ func (x *Index) verifyVectors(ep *epoch, b int, s0, s1 int) error {
 	return nil
 }
 
+// prefetchRun asks for the vectors of bit b from word w0 to w1 and their
+// checksums to be read ahead, unless this Index checked them already (and
+// so read them recently).
+func (ep *epoch) prefetchRun(b, w0, w1 int) {
+	s0, s1 := w0*64/SectionSize, (w1*64-1)/SectionSize
+	if ep.data == nil || rangeSet(&ep.verified[b], s0, s1) {
+		return
+	}
+	page := int64(os.Getpagesize())
+	for _, r := range [][2]int64{
+		{int64(b)*rowBytes + int64(w0)*8, int64(b)*rowBytes + int64(w1)*8},
+		{sumOffset(b, uint64(s0)), sumOffset(b, uint64(s1)) + 4},
+	} {
+		prefetch(ep.data[r[0]/page*page : r[1]])
+	}
+}
+
 // rangeSet reports whether bits s0 to s1 of v are all set.
 func rangeSet(v *[epochSections / 64]uint64, s0, s1 int) bool {
 	for w := s0 / 64; w <= s1/64; w++ {

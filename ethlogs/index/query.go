@@ -90,6 +90,9 @@ func (x *Index) Candidates(dst []uint64, m *ethlogs.Matcher, from, to uint64) ([
 func (x *Index) sealedCandidates(dst []uint64, m *ethlogs.Matcher, i0, i1 uint64) ([]uint64, error) {
 	q := &x.query
 	q.plan(m)
+	if err := x.prefetchRows(i0, i1); err != nil {
+		return dst, err
+	}
 	for e := i0 / epochBlocks; e <= i1/epochBlocks; e++ {
 		lo := max(i0, e*epochBlocks) - e*epochBlocks // block offsets within the epoch
 		hi := min(i1, e*epochBlocks+epochBlocks-1) - e*epochBlocks
@@ -117,6 +120,23 @@ func (x *Index) sealedCandidates(dst []uint64, m *ethlogs.Matcher, i0, i1 uint64
 		}
 	}
 	return dst, nil
+}
+
+// prefetchRows asks for every run the query will read from blocks i0 to
+// i1 and has not checked yet, before reading any.
+func (x *Index) prefetchRows(i0, i1 uint64) error {
+	for e := i0 / epochBlocks; e <= i1/epochBlocks && len(x.query.clauses) > 0; e++ {
+		lo := max(i0, e*epochBlocks) - e*epochBlocks
+		hi := min(i1, e*epochBlocks+epochBlocks-1) - e*epochBlocks
+		ep, err := x.epochFile(e, false)
+		if err != nil {
+			return err
+		}
+		for _, b := range x.query.bits {
+			ep.prefetchRun(b, int(lo/64), int(hi/64)+1)
+		}
+	}
+	return nil
 }
 
 // loadRows points q.rows at the words of epoch e covering blocks lo to hi

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package index
+
+func prefetch(data []byte) {}
