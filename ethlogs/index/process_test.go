@@ -57,18 +57,15 @@ func sharedChain(blocks int) *chain { return newChain(1234, 5, blocks) }
 func work(dir string, seed uint64, blocks int) error {
 	c := sharedChain(blocks)
 	r := rand.New(rand.NewPCG(seed, 1))
-	var snapshots, refused, writes, cuts, cutsRefused int
-	defer func() {
-		fmt.Printf("stats %d %d %d %d %d\n", snapshots, refused, writes, cuts, cutsRefused)
-	}()
+	event := func(name string) { fmt.Println(name) } // the parent counts them, also a killed worker's
 	for round := 0; ; round++ {
 		if r.IntN(3) == 0 {
 			x, err := OpenSnapshot(dir)
 			if errors.As(err, new(*LockedError)) {
-				refused++
+				event("refused")
 				continue
 			}
-			snapshots++
+			event("snapshot")
 			if err != nil {
 				return err
 			}
@@ -90,17 +87,17 @@ func work(dir string, seed uint64, blocks int) error {
 			x.Close()
 			return err
 		}
-		writes++
+		event("write")
 		if x.Len() > SectionSize && r.IntN(5) == 0 {
 			cut := c.first + uint64(r.IntN(int(x.sealed*SectionSize)))
 			err := x.Truncate(cut)
 			switch {
 			case errors.As(err, new(*LockedError)):
-				cutsRefused++
+				event("cut-refused")
 			case err != nil:
 				return fmt.Errorf("Truncate(%d): %w", cut, err)
 			default:
-				cuts++
+				event("cut")
 			}
 		}
 		from := int(x.Len())
@@ -153,12 +150,12 @@ func (c *chain) verifyAgainst(x *Index, r *rand.Rand) error {
 
 // TestConcurrentProcesses runs 2 to 4 worker processes (this test binary,
 // re-executed) appending to and querying one index directory, and kills a
-// random one with SIGKILL now and then, starting another in its place.
-// No answer may differ from the linear scan, and the index ends holding
-// the whole chain, every block exactly once.
+// random running one with SIGKILL now and then, starting another in its
+// place. No answer may differ from the linear scan, and the index ends
+// holding the whole chain, every block exactly once.
 func TestConcurrentProcesses(t *testing.T) {
 	needFlock(t)
-	workers, blocks, kills := 4, 10*SectionSize+123, 6
+	workers, blocks, kills := 4, 24*SectionSize+123, 8
 	if testing.Short() {
 		workers, blocks, kills = 2, 3*SectionSize+45, 1
 	}
@@ -168,54 +165,67 @@ func TestConcurrentProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	x.Close()
-	type proc struct {
-		cmd *exec.Cmd
-		out *strings.Builder
-	}
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
-	start := func(i int) proc {
+	type proc struct {
+		cmd  *exec.Cmd
+		out  *strings.Builder
+		done chan error
+	}
+	var all []*proc
+	start := func() *proc {
 		seed++
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), fmt.Sprintf("%s=work:%s:%d:%d", childEnv, dir, seed, blocks))
-		out := &strings.Builder{}
-		cmd.Stdout, cmd.Stderr = out, out
+		p := &proc{cmd: cmd, out: &strings.Builder{}, done: make(chan error, 1)}
+		cmd.Stdout, cmd.Stderr = p.out, p.out
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		return proc{cmd, out}
+		go func() { p.done <- cmd.Wait() }()
+		all = append(all, p)
+		return p
 	}
-	procs := make([]proc, workers)
-	for i := range procs {
-		procs[i] = start(i)
+	running := make([]*proc, workers)
+	for i := range running {
+		running[i] = start()
 	}
+	deadline := time.Now().Add(3 * time.Minute)
 	r := rand.New(rand.NewPCG(seed, 2))
-	for range kills {
-		time.Sleep(time.Duration(50+r.IntN(400)) * time.Millisecond)
-		i := r.IntN(workers)
-		procs[i].cmd.Process.Kill()
-		procs[i].cmd.Wait()
-		procs[i] = start(i)
+	killed := 0
+	for i := 0; i < len(running); {
+		p := running[i]
+		select {
+		case err := <-p.done:
+			if err != nil {
+				t.Errorf("worker: %v: %s", err, p.out.String())
+			}
+			i++
+			continue
+		case <-time.After(time.Duration(50+r.IntN(300)) * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			for _, p := range running[i:] {
+				p.cmd.Process.Kill()
+			}
+			t.Fatal("the workers did not finish in 3 minutes")
+		}
+		if killed < kills { // kill a random worker still running
+			j := i + r.IntN(len(running)-i)
+			running[j].cmd.Process.Kill()
+			<-running[j].done
+			running[j] = start()
+			killed++
+		}
 	}
-	deadline := time.AfterFunc(3*time.Minute, func() {
-		for _, p := range procs {
-			p.cmd.Process.Kill()
-		}
-	})
-	defer deadline.Stop()
-	var total [5]int
-	for i, p := range procs {
-		if err := p.cmd.Wait(); err != nil {
-			t.Errorf("worker %d: %v: %s", i, err, p.out.String())
-		}
-		var s [5]int
-		fmt.Sscanf(p.out.String(), "stats %d %d %d %d %d", &s[0], &s[1], &s[2], &s[3], &s[4])
-		for k := range s {
-			total[k] += s[k]
+	events := map[string]int{}
+	for _, p := range all {
+		for _, line := range strings.Split(p.out.String(), "\n") {
+			events[line]++
 		}
 	}
-	t.Logf("%d workers, %d killed; counts of the survivors: %d snapshots checked (%d refused during a cut), %d write rounds, %d cuts into sealed blocks (%d refused beside a snapshot)",
-		workers, kills, total[0], total[1], total[2], total[3], total[4])
+	t.Logf("%d workers, %d killed and replaced: %d write rounds, %d snapshots checked beside them (%d refused during a cut), %d cuts into sealed blocks (%d refused beside a snapshot)",
+		workers, killed, events["write"], events["snapshot"], events["refused"], events["cut"], events["cut-refused"])
 	y, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
