@@ -41,7 +41,7 @@ func (x *Index) loadSections() error {
 		return err
 	}
 	x.sealed = uint64(size / sectionRecord)
-	if max := (^uint64(0) - x.first) / SectionSize; x.sealed > max {
+	if limit := (^uint64(0) - x.first) / SectionSize; x.sealed > limit {
 		return fmt.Errorf("%w: %d sections after block %d overflow the block numbers", ErrCorrupt, x.sealed, x.first)
 	}
 	if x.synced > x.sealed {
