@@ -2,6 +2,7 @@ package index
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"syscall"
 	"testing"
 	"unicode"
 
@@ -39,7 +41,8 @@ const fuzzBlocks = 2*SectionSize + 300
 
 func fuzzTemplate(t testing.TB) (string, *chain) {
 	template.once.Do(func() {
-		template.dir, template.err = os.MkdirTemp("", "index-fuzz")
+		removeStaleTemplates()
+		template.dir, template.err = os.MkdirTemp("", fmt.Sprintf("index-fuzz-%d-", os.Getpid()))
 		if template.err != nil {
 			return
 		}
@@ -56,6 +59,21 @@ func fuzzTemplate(t testing.TB) (string, *chain) {
 		t.Fatal(template.err)
 	}
 	return filepath.Join(template.dir, "template"), template.c
+}
+
+// removeStaleTemplates deletes the templates of fuzz workers that are gone:
+// the fuzzer kills its workers, so their TestMain never cleans up.
+func removeStaleTemplates() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "index-fuzz-*"))
+	for _, d := range dirs {
+		var pid int
+		if _, err := fmt.Sscanf(filepath.Base(d), "index-fuzz-%d-", &pid); err != nil || pid == os.Getpid() {
+			continue
+		}
+		if p, err := os.FindProcess(pid); err != nil || p.Signal(syscall.Signal(0)) != nil {
+			os.RemoveAll(d)
+		}
+	}
 }
 
 // fuzzDir copies the template's small files into a new directory and links
