@@ -9,6 +9,7 @@ import (
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/chainsieve/chainsieve/testvectors"
+	"github.com/twmb/murmur3"
 )
 
 func TestMurmurHash3Vectors(t *testing.T) {
@@ -36,6 +37,19 @@ func TestMurmurHash3MatchesBTCD(t *testing.T) {
 		seed := r.Uint32()
 		if got, want := MurmurHash3(seed, data), bloom.MurmurHash3(seed, data); got != want {
 			t.Errorf("MurmurHash3(%08x, %d bytes) = %08x, want %08x", seed, n, got, want)
+		}
+	}
+}
+
+// TestMurmurHash3MatchesTwmb compares with twmb/murmur3, the reference of
+// BenchmarkMurmurHash3, on every length up to 100 bytes.
+func TestMurmurHash3MatchesTwmb(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for n := range 101 {
+		data := randomBytes(r, n)
+		seed := r.Uint32()
+		if got, want := MurmurHash3(seed, data), murmur3.SeedSum32(seed, data); got != want {
+			t.Errorf("MurmurHash3(%08x, %d bytes) = %08x, twmb %08x", seed, n, got, want)
 		}
 	}
 }

@@ -6,19 +6,25 @@ import (
 	"testing"
 
 	btcdgcs "github.com/btcsuite/btcd/btcutil/v2/gcs"
+	dcrdgcs "github.com/decred/dcrd/gcs/v4"
 )
 
-// Benchmarks run chainsieve and btcd side by side on the same data, as
-// sub-benchmarks named chainsieve and btcd. Items are 25-byte random
+// Benchmarks run chainsieve and its references side by side on the same
+// data, as sub-benchmarks named chainsieve, btcd (btcutil/v2/gcs, what
+// neutrino and lnd use), dcrd (decred's gcs/v4 version 2 filters with
+// B = 19 and M = 784931, which encode a set of distinct items to BIP158's
+// bytes, see TestDcrdBytes) and bound (the hand-written decoder of
+// bound_test.go, the lower bound of decoding). Items are 25-byte random
 // scripts; queries are verified non-members, so no early exit on a false
 // positive distorts a timing.
 
-// benchFilter is an N-item filter built by both implementations.
+// benchFilter is an N-item filter built by every implementation.
 type benchFilter struct {
 	key    Key
 	items  [][]byte
 	ours   Filter
 	theirs *btcdgcs.Filter
+	dcrd   *dcrdgcs.FilterV2
 	set    map[uint64]bool
 	f      uint64
 }
@@ -28,6 +34,7 @@ func newBenchFilter(b testing.TB, n int) *benchFilter {
 	bf := &benchFilter{key: randomKey(r), items: scripts(r, n)}
 	bf.ours, _ = Build(basicParams, bf.key, bf.items)
 	bf.theirs = btcdBuild(b, basicParams, bf.key, bf.items)
+	bf.dcrd = dcrdFromBytes(b, bf.ours.Bytes())
 	bf.set, bf.f = exactSet(basicParams, bf.key, bf.items)
 	return bf
 }
@@ -66,6 +73,15 @@ func BenchmarkBuild(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := btcdgcs.BuildGCSFilter(BasicP, BasicM, key, items); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perItem(b, n, "ns/item")
+		})
+		b.Run(fmt.Sprintf("n=%d/dcrd", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := dcrdgcs.NewFilterV2(BasicP, BasicM, key, items); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -118,6 +134,32 @@ func BenchmarkMatch(b *testing.B) {
 			i++
 		}
 	})
+	b.Run("dcrd", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			if bf.dcrd.Match(bf.key, probes[i%64]) {
+				b.Fatal("non-member matched")
+			}
+			i++
+		}
+	})
+	b.Run("bound", func(b *testing.B) {
+		bound := newBound(&bf.ours)
+		targets := make([]uint64, len(probes))
+		for i, p := range probes {
+			targets[i] = bf.key.HashToRange(p, bf.f)
+		}
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			// The bound hashes too, so that only decoding differs.
+			if bound.match(bf.key.HashToRange(probes[i%64], bf.f)) {
+				b.Fatal("non-member matched")
+			}
+			i++
+		}
+	})
 }
 
 // BenchmarkDecode matches an item whose value lies past the last one, so
@@ -151,6 +193,25 @@ func BenchmarkDecode(b *testing.B) {
 		}
 		perItem(b, n, "ns/elem")
 	})
+	b.Run("dcrd", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if bf.dcrd.Match(bf.key, beyond) {
+				b.Fatal("matched")
+			}
+		}
+		perItem(b, n, "ns/elem")
+	})
+	b.Run("bound", func(b *testing.B) {
+		bound := newBound(&bf.ours)
+		b.ReportAllocs()
+		for b.Loop() {
+			if bound.match(bf.key.HashToRange(beyond, bf.f)) {
+				b.Fatal("matched")
+			}
+		}
+		perItem(b, n, "ns/elem")
+	})
 }
 
 // BenchmarkMatchAny queries N = 10,000 with q verified non-members: a
@@ -173,6 +234,15 @@ func BenchmarkMatchAny(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if ok, _ := bf.theirs.MatchAny(bf.key, queries); ok {
+					b.Fatal("non-members matched")
+				}
+			}
+			perItem(b, bf.ours.Len(), "ns/elem")
+		})
+		b.Run(fmt.Sprintf("q=%d/dcrd", q), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if bf.dcrd.MatchAny(bf.key, queries) {
 					b.Fatal("non-members matched")
 				}
 			}
@@ -213,13 +283,14 @@ func BenchmarkScan(b *testing.B) {
 	type pair struct {
 		ours   Filter
 		theirs *btcdgcs.Filter
+		dcrd   *dcrdgcs.FilterV2
 		key    Key
 	}
 	filters := make([]pair, 200)
 	for i := range filters {
 		key, items := randomKey(r), scripts(r, 2000)
 		ours, _ := Build(basicParams, key, items)
-		filters[i] = pair{ours, btcdBuild(b, basicParams, key, items), key}
+		filters[i] = pair{ours, btcdBuild(b, basicParams, key, items), dcrdFromBytes(b, ours.Bytes()), key}
 	}
 	b.Run("chainsieve", func(b *testing.B) {
 		q := NewQuery(wallet)
@@ -236,6 +307,15 @@ func BenchmarkScan(b *testing.B) {
 		for b.Loop() {
 			for _, f := range filters {
 				f.theirs.MatchAny(f.key, wallet)
+			}
+		}
+		perItem(b, len(filters), "ns/filter")
+	})
+	b.Run("dcrd", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, f := range filters {
+				f.dcrd.MatchAny(f.key, wallet)
 			}
 		}
 		perItem(b, len(filters), "ns/filter")

@@ -2,7 +2,11 @@ package bloom
 
 import (
 	"encoding/binary"
+	"fmt"
 	"testing"
+
+	"github.com/chainsieve/chainsieve/core/internal/filtertest"
+	"github.com/twmb/murmur3"
 )
 
 // TestSum128Verification runs SMHasher's VerificationTest: hash the keys
@@ -29,5 +33,49 @@ func TestSum128NoAllocs(t *testing.T) {
 	data := make([]byte, 37)
 	if n := testing.AllocsPerRun(100, func() { sum128(data, 0) }); n != 0 {
 		t.Errorf("sum128 allocates %v times per call, want 0", n)
+	}
+}
+
+// TestSum128AgainstTwmb compares every length from 0 to 80 bytes with
+// twmb/murmur3's Sum128, the reference of BenchmarkHash.
+func TestSum128AgainstTwmb(t *testing.T) {
+	data := make([]byte, 80)
+	for i := range data {
+		data[i] = byte(i*131 + 7)
+	}
+	for n := range len(data) + 1 {
+		g1, g2 := Hash(data[:n])
+		w1, w2 := murmur3.Sum128(data[:n])
+		if g1 != w1 || g2 != w2 {
+			t.Fatalf("Hash(%d bytes) = %016x %016x, twmb %016x %016x", n, g1, g2, w1, w2)
+		}
+	}
+}
+
+// BenchmarkHash times the 128-bit MurmurHash3 every filter of core derives
+// its positions from, beside twmb/murmur3 (pure Go, the most used Go
+// implementation), on the filter benchmarks' 32-byte keys and on 8 and
+// 100 bytes.
+func BenchmarkHash(b *testing.B) {
+	for _, n := range []int{8, 32, 100} {
+		data := filtertest.Keys(1)[0]
+		data = append(append([]byte{}, data...), data...)
+		data = append(data, data...)[:n]
+		var sink uint64
+		b.Run(fmt.Sprintf("len=%d/chainsieve", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				h1, h2 := Hash(data)
+				sink += h1 ^ h2
+			}
+		})
+		b.Run(fmt.Sprintf("len=%d/twmb", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				h1, h2 := murmur3.Sum128(data)
+				sink += h1 ^ h2
+			}
+		})
+		_ = sink
 	}
 }
