@@ -46,7 +46,8 @@ func benchDecode(b *testing.B, decode func(rd *Reader, n int) uint64) {
 
 // BenchmarkGolombRiceDecode decodes with ReadUnary and ReadBits,
 // BenchmarkReadRice and BenchmarkReadRices the same codes with ReadRice and
-// ReadRices, which exist because they measured faster.
+// ReadRices, which exist because they measured faster (docs/performance.md
+// has the figures).
 func BenchmarkGolombRiceDecode(b *testing.B) {
 	benchDecode(b, func(rd *Reader, n int) (sum uint64) {
 		for range n {
@@ -75,6 +76,15 @@ func BenchmarkReadRices(b *testing.B) {
 				sum += d
 			}
 		}
+		return sum
+	})
+}
+
+// BenchmarkSumRices walks the same codes with SumRices, as a Match of a
+// value past the last one does.
+func BenchmarkSumRices(b *testing.B) {
+	benchDecode(b, func(rd *Reader, n int) uint64 {
+		sum, _ := rd.SumRices(19, 0, 1<<64-1, n)
 		return sum
 	})
 }

@@ -169,6 +169,7 @@ func TestReadRice(t *testing.T) {
 		if !slices.Equal(got, want) || batch.Err() != nil || batch.Offset() != w.Len() {
 			t.Fatalf("ReadRices(%d) = %v (err %v, offset %d), want ReadRice's %v", p, got, batch.Err(), batch.Offset(), want)
 		}
+		checkSumRices(t, r, w.Bytes(), w.Len(), want, p)
 		over := make([]uint64, 3)
 		batch.ReadRices(over, p)
 		if batch.Err() == nil && batch.Remaining() < 3*(uint64(p)+1) {
@@ -182,6 +183,51 @@ func TestReadRice(t *testing.T) {
 				t.Errorf("ReadRice(%d) past the end = %d, %v; want 0 and an error", p, got, rd.Err())
 			}
 		}
+	}
+}
+
+// checkSumRices walks data, whose codes are want, with SumRices as a merge
+// walk does: random targets in ascending order, each one call, and checks
+// the sum and the count after each against the prefix sums, and the offset
+// at the end against bits, the length of the codes.
+func checkSumRices(t *testing.T, r *rand.Rand, data []byte, bits uint64, want []uint64, p uint) {
+	t.Helper()
+	prefix := make([]uint64, len(want))
+	var total uint64
+	for i, v := range want {
+		total += v
+		prefix[i] = total
+	}
+	rd := NewReader(data)
+	var sum, target uint64
+	done := 0 // codes read so far
+	for done < len(want) {
+		// A target at, just above or well past one of the values ahead.
+		next := prefix[min(done+r.IntN(40), len(want)-1)]
+		target = max(target, next+uint64(r.IntN(2)))
+		if r.IntN(8) == 0 {
+			target = next &^ 1 // sometimes not a value at all
+		}
+		target = max(target, sum)
+		wantRead := 0
+		for done+wantRead < len(want) && prefix[done+wantRead] < target {
+			wantRead++
+		}
+		if done+wantRead < len(want) {
+			wantRead++ // the code that reaches the target
+		}
+		gotSum, gotRead := rd.SumRices(p, sum, target, len(want)-done)
+		if gotRead != wantRead || gotSum != prefix[done+wantRead-1] || rd.Err() != nil {
+			t.Fatalf("SumRices(%d) from code %d to %d = %d after %d codes (err %v), want %d after %d",
+				p, done, target, gotSum, gotRead, rd.Err(), prefix[done+wantRead-1], wantRead)
+		}
+		sum, done = gotSum, done+gotRead
+	}
+	if rd.Offset() != bits {
+		t.Fatalf("SumRices(%d): offset %d after every code, want %d", p, rd.Offset(), bits)
+	}
+	if got, read := rd.SumRices(p, sum, sum, 0); got != sum || read != 0 {
+		t.Fatalf("SumRices(max = 0) = %d, %d; want %d, 0", got, read, sum)
 	}
 }
 
@@ -207,17 +253,20 @@ func TestReaderStickyError(t *testing.T) {
 }
 
 func TestReaderZeroAllocs(t *testing.T) {
-	data := make([]byte, 256)
+	data := make([]byte, 1024) // more than the reads take: no error to allocate
 	for i := range data {
 		data[i] = byte(i * 37)
 	}
 	var r Reader
+	var codes [8]uint64
 	allocs := testing.AllocsPerRun(100, func() {
 		r.Reset(data)
-		for range 20 {
+		for range 10 {
 			r.ReadUnary()
 			r.ReadBits(19)
 			r.ReadRice(19)
+			r.ReadRices(codes[:], 19)
+			r.SumRices(19, 0, 1<<40, 8)
 		}
 	})
 	if allocs != 0 {
@@ -301,6 +350,50 @@ func FuzzReader(f *testing.F) {
 			if r.Offset() != pos {
 				t.Fatalf("Offset() = %d, want %d", r.Offset(), pos)
 			}
+		}
+	})
+}
+
+// FuzzRices decodes arbitrary bytes as Golomb-Rice codes of parameter p
+// with ReadRices and with SumRices, and checks both against ReadRice one
+// code at a time (which FuzzReader checks bit by bit): values, sums,
+// counts, offsets and the error at the end of the data.
+func FuzzRices(f *testing.F) {
+	f.Add([]byte{0x9d, 0xfc, 0xa8}, uint8(19), uint8(1), uint64(0))
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe, 0x12, 0x34}, uint8(3), uint8(9), uint64(40))
+	f.Add(bytes.Repeat([]byte{0x5a, 0x00, 0xc3}, 30), uint8(19), uint8(7), uint64(1<<21))
+	f.Fuzz(func(t *testing.T, data []byte, pb, nb uint8, target uint64) {
+		p, n := uint(pb%57), int(nb)
+		one := NewReader(data)
+		want := make([]uint64, n)
+		for i := range want {
+			want[i] = one.ReadRice(p)
+		}
+		batch := NewReader(data)
+		got := make([]uint64, n)
+		batch.ReadRices(got, p)
+		if !slices.Equal(got, want) || (batch.Err() == nil) != (one.Err() == nil) || batch.Offset() != one.Offset() {
+			t.Fatalf("ReadRices(%d, %d codes) = %v (err %v, offset %d); ReadRice %v (err %v, offset %d)",
+				p, n, got, batch.Err(), batch.Offset(), want, one.Err(), one.Offset())
+		}
+		// SumRices stops after the code that reaches target.
+		var sum uint64
+		read := 0
+		ref := NewReader(data)
+		for read < n {
+			read++
+			if sum += ref.ReadRice(p); sum >= target {
+				break
+			}
+		}
+		sr := NewReader(data)
+		gotSum, gotRead := sr.SumRices(p, 0, target, n)
+		if gotSum != sum || gotRead != read || (sr.Err() == nil) != (ref.Err() == nil) || sr.Offset() != ref.Offset() {
+			t.Fatalf("SumRices(%d, to %d, %d codes) = %d after %d (err %v, offset %d); ReadRice %d after %d (err %v, offset %d)",
+				p, target, n, gotSum, gotRead, sr.Err(), sr.Offset(), sum, read, ref.Err(), ref.Offset())
+		}
+		if sr.Err() != nil && sr.Err().Error() != ref.Err().Error() {
+			t.Fatalf("SumRices error %q, ReadRice's %q", sr.Err(), ref.Err())
 		}
 	})
 }
