@@ -21,21 +21,33 @@ func Hash(data []byte) (h1, h2 uint64) { return sum128(data, 0) }
 func sum128(data []byte, seed uint32) (h1, h2 uint64) {
 	h1, h2 = uint64(seed), uint64(seed)
 	n := len(data)
-	for ; len(data) >= 16; data = data[16:] {
-		k1 := binary.LittleEndian.Uint64(data)
-		k2 := binary.LittleEndian.Uint64(data[8:])
-		h1 ^= mixK1(k1)
+	// An index loop over whole blocks, one bounds check each.
+	for i := 0; n-i >= 16; i += 16 {
+		b := (*[16]byte)(data[i:])
+		h1 ^= mixK1(binary.LittleEndian.Uint64(b[:8]))
 		h1 = bits.RotateLeft64(h1, 27) + h2
 		h1 = h1*5 + 0x52dce729
-		h2 ^= mixK2(k2)
+		h2 ^= mixK2(binary.LittleEndian.Uint64(b[8:]))
 		h2 = bits.RotateLeft64(h2, 31) + h1
 		h2 = h2*5 + 0x38495ab5
 	}
-	if len(data) > 8 {
-		h2 ^= mixK2(loadTail(data[8:]))
-	}
-	if len(data) > 0 {
-		h1 ^= mixK1(loadTail(data[:min(len(data), 8)]))
+	// The tail, r bytes: t1 holds its first eight (or fewer), t2 the rest.
+	// They are read with whole-word loads that end at the end of data,
+	// shifting out the bytes before the tail, rather than byte by byte: a
+	// byte loop costs a mispredicted branch per length in a mix of lengths.
+	if r := n & 15; r > 8 {
+		t1 := binary.LittleEndian.Uint64(data[n-r:])
+		t2 := binary.LittleEndian.Uint64(data[n-8:]) >> (8 * uint(16-r))
+		h2 ^= mixK2(t2)
+		h1 ^= mixK1(t1)
+	} else if r > 0 {
+		var t1 uint64
+		if n >= 8 {
+			t1 = binary.LittleEndian.Uint64(data[n-8:]) >> (8 * uint(8-r))
+		} else {
+			t1 = loadShort(data)
+		}
+		h1 ^= mixK1(t1)
 	}
 	h1 ^= uint64(n)
 	h2 ^= uint64(n)
@@ -47,18 +59,21 @@ func sum128(data []byte, seed uint32) (h1, h2 uint64) {
 	return h1, h2
 }
 
+// loadShort reads 1 to 7 bytes as a little-endian integer.
+func loadShort(b []byte) uint64 {
+	n := len(b)
+	if n >= 4 {
+		// Two 4-byte loads that overlap: a byte they share sits at the
+		// same place in both, so OR keeps it.
+		return uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<(8*uint(n-4))
+	}
+	// The first, middle and last bytes, some of them the same.
+	return uint64(b[0]) | uint64(b[n/2])<<(8*uint(n/2)) | uint64(b[n-1])<<(8*uint(n-1))
+}
+
 func mixK1(k uint64) uint64 { return bits.RotateLeft64(k*murmurC1, 31) * murmurC2 }
 
 func mixK2(k uint64) uint64 { return bits.RotateLeft64(k*murmurC2, 33) * murmurC1 }
-
-// loadTail reads up to 8 bytes as a little-endian integer.
-func loadTail(b []byte) uint64 {
-	var k uint64
-	for i := len(b) - 1; i >= 0; i-- {
-		k = k<<8 | uint64(b[i])
-	}
-	return k
-}
 
 func fmix64(k uint64) uint64 {
 	k ^= k >> 33

@@ -2,7 +2,9 @@ package blocked
 
 import (
 	"errors"
+	"fmt"
 	"math/bits"
+	"slices"
 	"testing"
 
 	"github.com/chainsieve/chainsieve/core/bloom"
@@ -22,7 +24,8 @@ func TestEncodingRoundTrip(t *testing.T) {
 }
 
 // TestEncodingLayout pins the bit layout: one element with k = 1 sets bit
-// p of its block, which lands in byte 8 + 64·block + p/8 under 1<<(p%8).
+// p, the top 9 bits of h2·golden, of its block, which lands in byte
+// 8 + 64·block + p/8 under 1<<(p%8).
 func TestEncodingLayout(t *testing.T) {
 	f, _ := NewWithShape(3, 1)
 	data := []byte("x")
@@ -30,7 +33,7 @@ func TestEncodingLayout(t *testing.T) {
 	b, _ := f.MarshalBinary()
 	h1, h2 := bloom.Hash(data)
 	idx, _ := bits.Mul64(h1, 3)
-	_, p := probe(h2)
+	p := h2 * golden >> 55
 	want := make([]byte, 3*64)
 	want[idx*64+p/8] = 1 << (p % 8)
 	if got := b[8:]; string(got) != string(want) {
@@ -89,4 +92,30 @@ func FuzzUnmarshalBinary(f *testing.F) {
 		}
 		g.Stats()
 	})
+}
+
+// TestPositionsFollowTheLayout sets the bits of random elements by the
+// layout's definition, position i the top 9 bits of h2·golden^(i+1) with
+// the powers multiplied out one at a time, and compares them with Add's
+// for every k up to bloom.MaxHashes.
+func TestPositionsFollowTheLayout(t *testing.T) {
+	for _, k := range []int{1, 2, 6, 16, 50, bloom.MaxHashes} {
+		f, _ := NewWithShape(7, k)
+		want := make([]block, 7)
+		for i := range 20 {
+			data := []byte(fmt.Sprintf("element-%d", i))
+			f.Add(data)
+			h1, h2 := bloom.Hash(data)
+			idx, _ := bits.Mul64(h1, 7)
+			x := h2
+			for range k {
+				x *= golden
+				p := x >> 55
+				want[idx][p/64] |= 1 << (p % 64)
+			}
+		}
+		if !slices.Equal(f.blocks, want) {
+			t.Fatalf("k = %d: Add set other bits than the layout's", k)
+		}
+	}
 }
