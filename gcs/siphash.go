@@ -46,8 +46,10 @@ func sipHash24(k0, k1 uint64, p []byte) uint64 {
 	} else {
 		tail = sipTail(p)
 	}
-	for ; len(p) >= 8; p = p[8:] {
-		m := binary.LittleEndian.Uint64(p)
+	// An index loop over p[i:i+8]: reslicing p, or p[i:], costs the
+	// pointer arithmetic of a new slice header on every word.
+	for i := 0; n-i >= 8; i += 8 {
+		m := binary.LittleEndian.Uint64(p[i : i+8])
 		v3 ^= m
 		v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
 		v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
