@@ -23,7 +23,7 @@ func sum128(data []byte, seed uint32) (h1, h2 uint64) {
 	n := len(data)
 	// An index loop over whole blocks, one bounds check each.
 	for i := 0; n-i >= 16; i += 16 {
-		b := (*[16]byte)(data[i:])
+		b := (*[16]byte)(data[i : i+16])
 		h1 ^= mixK1(binary.LittleEndian.Uint64(b[:8]))
 		h1 = bits.RotateLeft64(h1, 27) + h2
 		h1 = h1*5 + 0x52dce729
@@ -36,14 +36,14 @@ func sum128(data []byte, seed uint32) (h1, h2 uint64) {
 	// shifting out the bytes before the tail, rather than byte by byte: a
 	// byte loop costs a mispredicted branch per length in a mix of lengths.
 	if r := n & 15; r > 8 {
-		t1 := binary.LittleEndian.Uint64(data[n-r:])
-		t2 := binary.LittleEndian.Uint64(data[n-8:]) >> (8 * uint(16-r))
+		t1 := binary.LittleEndian.Uint64(data[n-r : n-r+8])
+		t2 := binary.LittleEndian.Uint64(data[n-8:n]) >> (8 * uint(16-r))
 		h2 ^= mixK2(t2)
 		h1 ^= mixK1(t1)
 	} else if r > 0 {
 		var t1 uint64
 		if n >= 8 {
-			t1 = binary.LittleEndian.Uint64(data[n-8:]) >> (8 * uint(8-r))
+			t1 = binary.LittleEndian.Uint64(data[n-8:n]) >> (8 * uint(8-r))
 		} else {
 			t1 = loadShort(data)
 		}

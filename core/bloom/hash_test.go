@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/chainsieve/chainsieve/core/internal/filtertest"
 	"github.com/twmb/murmur3"
 )
@@ -55,7 +56,10 @@ func TestSum128AgainstTwmb(t *testing.T) {
 // BenchmarkHash times the 128-bit MurmurHash3 every filter of core derives
 // its positions from, beside twmb/murmur3 (pure Go, the most used Go
 // implementation), on the filter benchmarks' 32-byte keys and on 8 and
-// 100 bytes.
+// 100 bytes; and xxhash's 64-bit Sum64 (amd64 assembly), the hash the
+// blobloom rows of the filter benchmarks feed blobloom: the difference is
+// most of the distance between our blocked filter and blobloom
+// (docs/performance.md).
 func BenchmarkHash(b *testing.B) {
 	for _, n := range []int{8, 32, 100} {
 		data := filtertest.Keys(1)[0]
@@ -74,6 +78,12 @@ func BenchmarkHash(b *testing.B) {
 			for b.Loop() {
 				h1, h2 := murmur3.Sum128(data)
 				sink += h1 ^ h2
+			}
+		})
+		b.Run(fmt.Sprintf("len=%d/xxhash", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				sink += xxhash.Sum64(data)
 			}
 		})
 		_ = sink
