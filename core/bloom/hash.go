@@ -21,8 +21,9 @@ func Hash(data []byte) (h1, h2 uint64) { return sum128(data, 0) }
 func sum128(data []byte, seed uint32) (h1, h2 uint64) {
 	h1, h2 = uint64(seed), uint64(seed)
 	n := len(data)
-	// An index loop over whole blocks, one bounds check each.
-	for i := 0; n-i >= 16; i += 16 {
+	// An index loop whose bound, i ≤ n−16, lets the compiler prove every
+	// block in range.
+	for i, last := 0, n-16; i <= last; i += 16 {
 		b := (*[16]byte)(data[i : i+16])
 		h1 ^= mixK1(binary.LittleEndian.Uint64(b[:8]))
 		h1 = bits.RotateLeft64(h1, 27) + h2
