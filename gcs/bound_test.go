@@ -67,8 +67,8 @@ func (b *boundDecoder) match(target uint64) bool {
 	return false
 }
 
-// values returns every value, decoded as match decodes them, for
-// TestBoundDecoder.
+// values returns every value for TestBoundDecoder, with the same
+// accumulator and refill as match (one code per fit check, not two).
 func (b *boundDecoder) values() []uint64 {
 	var out []uint64
 	var acc, v uint64
