@@ -79,6 +79,9 @@ func runEnv(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		usage(stdout)
 		return exitOK
 	}
+	if args[0] == "version" || isVersionFlag(args[0]) {
+		return version(ctx, e, args[1:])
+	}
 	g, ok := findGroup(args[0])
 	if !ok {
 		fmt.Fprintf(stderr, "chainsieve: unknown group %q (run 'chainsieve -h')\n", args[0])
@@ -118,7 +121,7 @@ func usage(w io.Writer) {
 	for _, g := range groups() {
 		fmt.Fprintf(w, "  %-10s %s\n", g.name, g.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'chainsieve <group> -h' for its commands.")
+	fmt.Fprintln(w, "\nRun 'chainsieve <group> -h' for its commands, 'chainsieve version' (or --version) for the\nversion, commit and Go toolchain of this binary.")
 }
 
 func groupUsage(w io.Writer, g group) {
