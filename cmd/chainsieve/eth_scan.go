@@ -17,7 +17,7 @@ import (
 )
 
 const ethScanSynopsis = `[--rpc URL] [--address ADDR]... [--topics JSON] [--event SIG] [--from N] [--to N|latest]
-       [--anchor HASH] [--index DIR] [--verify full|bloom-untrusted|none] [--json]
+       [--anchor HASH] [--index DIR] [--verify full|bloom-untrusted|none] [--json] [--stats FILE]
 
 Finds the logs matching an eth_getLogs-style filter in a block range: it reads
 the headers in batches, verifies their hashes and parent links back from the
@@ -37,6 +37,7 @@ type ethScanFlags struct {
 	fromSet, asJSON, restart                         bool
 	concurrency, batch, retries                      int
 	timeout                                          time.Duration
+	stats                                            string // --stats FILE
 }
 
 func ethScan(ctx context.Context, e *env, args []string) int {
@@ -68,7 +69,7 @@ func ethScan(ctx context.Context, e *env, args []string) int {
 	}
 	cfg.Client = scan.NewClient(f.rpc)
 	cfg.Client.Timeout, cfg.Client.Retry.Attempts = f.timeout, f.retries
-	return runScan(ctx, e, cfg, ev, f.asJSON)
+	return runScan(ctx, e, cfg, ev, f.asJSON, f.stats)
 }
 
 func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
@@ -94,6 +95,7 @@ func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 	fs.StringVar(&f.index, "index", "", "directory of the persistent header index (default: chainsieve/eth-index under the user cache directory)")
 	fs.StringVar(&f.verify, "verify", "full", "full; bloom-untrusted (fetch every block's receipts, check only the receipts root: for chains with wrong blooms); none (believe the node)")
 	fs.BoolVar(&f.asJSON, "json", false, "one eth_getLogs log object per line on stdout (decoded --event arguments in \"args\")")
+	fs.StringVar(&f.stats, "stats", "", "write the run's measurements as JSON to `FILE` (the schema of btc scan --stats; report privacy --measured reads it)")
 	fs.BoolVar(&f.restart, "restart", false, "ignore the checkpoint of a stopped scan and start at --from")
 	fs.IntVar(&f.concurrency, "concurrency", 4, "requests in flight")
 	fs.IntVar(&f.batch, "batch", 500, "most headers per request (shrinks when the provider refuses)")

@@ -20,7 +20,7 @@ import (
 
 // runScan drives the scan: logs to stdout as they are verified, the plan
 // and the summary to stderr, a progress line when stderr is a terminal.
-func runScan(ctx context.Context, e *env, cfg scan.Config, ev *event.Event, asJSON bool) int {
+func runScan(ctx context.Context, e *env, cfg scan.Config, ev *event.Event, asJSON bool, statsFile string) int {
 	out := bufio.NewWriter(e.stdout)
 	w := logWriter{out: out, ev: ev, json: asJSON}
 	bar := &ethProgress{line: progress.New(e.stderr)}
@@ -41,6 +41,9 @@ func runScan(ctx context.Context, e *env, cfg scan.Config, ev *event.Event, asJS
 		err = ferr
 	}
 	printSummary(e.stderr, cfg, st)
+	if writeEthStats(e, statsFile, cfg, st, err) {
+		return exitFailure
+	}
 	switch {
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(e.stderr, "chainsieve eth scan: interrupted; run the same command again to resume after the last block printed\n")

@@ -3,6 +3,7 @@ package privacy
 import (
 	"bytes"
 	"encoding/hex"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -68,16 +69,31 @@ func TestParseStats(t *testing.T) {
 		{"btc scan", `{"mode":"bip157","network":"regtest","blocksScanned":256,"bytesReceived":63957,"bytesSent":702,` +
 			`"roundTrips":4,"falsePositives":0,"falsePositiveUnit":"blocks","durationSeconds":0.0163,` +
 			`"received":{"cfilter":{"messages":256,"bytes":40000}}}`,
-			Stats{Mode: "bip157", Blocks: 256, BytesReceived: 63957, BytesSent: 702, RoundTrips: 4, Seconds: 0.0163}},
+			Stats{Mode: "bip157", Blocks: 256, BytesReceived: 63957, BytesSent: ptr(702), RoundTrips: ptr(4),
+				FalsePositives: ptr(0), FPUnit: "blocks", Seconds: ptr(0.0163)}},
+		// The shape "chainsieve eth scan --stats" writes: no bytesSent.
+		{"eth scan", `{"mode":"eth","network":"0xa1a4","peer":"http://127.0.0.1:8545","from":0,"to":300,"blocksScanned":301,` +
+			`"headersVerified":301,"falsePositives":4,"falsePositiveUnit":"blocks","bytesReceived":752487,"roundTrips":11,` +
+			`"durationSeconds":0.1,"eth":{"verify":"full","candidates":65,"matched":61,"logs":70}}`,
+			Stats{Mode: "eth", Blocks: 301, BytesReceived: 752487, RoundTrips: ptr(11), FalsePositives: ptr(4), FPUnit: "blocks", Seconds: ptr(0.1)}},
 		{"minimal", `{"mode":"bip37","blocksScanned":10,"bytesReceived":1500}`,
 			Stats{Mode: "bip37", Blocks: 10, BytesReceived: 1500}},
 	}
 	for _, tt := range tests {
 		got, err := ParseStats("f.json", []byte(tt.json))
 		tt.want.File = "f.json"
-		if err != nil || got != tt.want {
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: ParseStats() = %+v, %v; want %+v", tt.name, got, err, tt.want)
 		}
+	}
+	// Absent optional fields give no quantity, rather than a zero.
+	st, _ := ParseStats("eth.json", []byte(`{"mode":"eth","blocksScanned":10,"bytesReceived":1500,"roundTrips":2}`))
+	var ids []string
+	for _, q := range st.quantities(0) {
+		ids = append(ids, q.ID)
+	}
+	if got, want := strings.Join(ids, " "), "measured.1.blocks measured.1.received_per_block measured.1.round_trips"; got != want {
+		t.Errorf("quantities of a file without bytesSent, falsePositives and durationSeconds: %s, want %s", got, want)
 	}
 }
 
@@ -92,6 +108,7 @@ func TestParseStatsErrors(t *testing.T) {
 		{"zero blocks", `{"mode":"bip37","blocksScanned":0,"bytesReceived":1}`, "0 blocks"},
 		{"negative", `{"mode":"bip37","blocksScanned":1,"bytesReceived":-5}`, `field "bytesReceived"`},
 		{"wrong type", `{"mode":"bip37","blocksScanned":1,"bytesReceived":5,"durationSeconds":"soon"}`, "durationSeconds"},
+		{"failed scan", `{"mode":"eth","blocksScanned":0,"bytesReceived":0,"error":"dial tcp 127.0.0.1:1: connection refused"}`, "the scan failed"},
 	}
 	for _, tt := range tests {
 		_, err := ParseStats("s.json", []byte(tt.json))
@@ -118,3 +135,5 @@ func TestFormat(t *testing.T) {
 		t.Errorf("plain(2.155546551574e-8) = %q, want 2.15555e-08", got)
 	}
 }
+
+func ptr(v float64) *float64 { return &v }
