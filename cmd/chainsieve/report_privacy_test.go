@@ -2,10 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chainsieve/chainsieve/cmd/chainsieve/internal/privacy"
 )
 
 // TestReportPrivacyGolden writes the default report and compares its JSON
@@ -33,8 +36,23 @@ func TestReportPrivacyGolden(t *testing.T) {
 			t.Errorf("%s not written: %v", name, err)
 		}
 	}
-	if !strings.Contains(stderr, "wrote 15 files") {
-		t.Errorf("stderr = %q, want the summary of 15 files", stderr)
+	// In a pipe, the progress line stays quiet: the summary is all.
+	if !strings.HasPrefix(stderr, "wrote 15 files") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("stderr = %q, want the summary of 15 files alone", stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, rest, _ := strings.Cut(string(md), "\n## "); !strings.HasPrefix(rest, "Key findings\n") {
+		t.Errorf("report.md does not open with its key findings:\n%.300s", md)
+	}
+}
+
+func TestReportPrivacyProgress(t *testing.T) {
+	got := reportProgress(privacy.Step{Name: "bits per element at ε = 0.01", Done: 9, Total: 36})
+	if want := "report privacy [#######.......................] 9/36 bits per element at ε = 0.01"; got != want {
+		t.Errorf("progress text = %q, want %q", got, want)
 	}
 }
 
@@ -75,8 +93,10 @@ func TestReportPrivacyUsage(t *testing.T) {
 	}
 }
 
-// TestReportPrivacyInputs runs the command on a wallet file and a scan's
-// statistics, which the report must show as measured.
+// TestReportPrivacyInputs runs the command on a wallet file and the
+// statistics of two scans, one in the shape btc scan --stats writes and
+// the demo chain's eth scan --stats file (the golden file
+// TestEthScanStats keeps), which the report must show as measured.
 func TestReportPrivacyInputs(t *testing.T) {
 	dir := t.TempDir()
 	wallet := filepath.Join(dir, "wallet.txt")
@@ -90,7 +110,9 @@ func TestReportPrivacyInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	code, _, stderr := runCLI(t, "report", "privacy", "--wallet", wallet, "--measured", stats, "--candidates", "1000000", "--out", out)
+	ethStats := filepath.Join("testdata", "eth-scan-stats.golden")
+	code, _, stderr := runCLI(t, "report", "privacy", "--wallet", wallet, "--measured", stats, "--measured", ethStats,
+		"--candidates", "1000000", "--out", out)
 	if code != exitOK {
 		t.Fatalf("exit code %d, stderr:\n%s", code, stderr)
 	}
@@ -116,11 +138,17 @@ func TestReportPrivacyInputs(t *testing.T) {
 	if !strings.Contains(r.Command, "--wallet "+wallet) || !strings.Contains(r.Command, "--measured "+stats) {
 		t.Errorf("command = %q, want the wallet and statistics files", r.Command)
 	}
-	found := false
+	found, foundEth := false, false
 	for _, s := range r.Sections {
 		for _, q := range s.Quantities {
 			if q.ID == "measured.1.received_per_block" {
 				found = q.Value == 200 && q.Kind == "measured by a scan"
+			}
+			if q.ID == "measured.2.received_per_block" { // 752,487 bytes over 301 blocks
+				foundEth = math.Abs(q.Value-752487.0/301) < 0.01 && q.Kind == "measured by a scan"
+			}
+			if q.ID == "measured.2.sent_per_block" {
+				t.Error("the eth scan counts no bytes sent, but the report shows bytes sent per block")
 			}
 			if q.ID == "bip37.elements_inserted" && q.Value != 3 {
 				t.Errorf("elements inserted = %g, want 3 (a key and its hash, and one address)", q.Value)
@@ -129,6 +157,9 @@ func TestReportPrivacyInputs(t *testing.T) {
 	}
 	if !found {
 		t.Error("report.json lacks the scan's 200 bytes per block, measured by a scan")
+	}
+	if !foundEth {
+		t.Error("report.json lacks the eth scan's 2,500 bytes per block, measured by a scan")
 	}
 }
 

@@ -50,6 +50,10 @@ func measureBits(seed uint64, eps float64) (bitsRow, error) {
 	return row, nil
 }
 
+// bitsSteps is the number of progress steps addBits reports: one per
+// target rate, one per structure and rate of the family table.
+func bitsSteps() int { return len(bitsGrid) + len(familyRates)*len(family.Structures()) }
+
 func addBits(in *inputs, r *Report) error {
 	rows := make([]bitsRow, len(bitsGrid))
 	for i, eps := range bitsGrid {
@@ -57,15 +61,16 @@ func addBits(in *inputs, r *Report) error {
 		if rows[i], err = measureBits(in.cfg.Seed, eps); err != nil {
 			return err
 		}
+		in.step(fmt.Sprintf("bits per element at ε = %s", format(eps)))
 	}
-	fam, err := measureFamily(in.cfg.Seed)
+	fam, err := measureFamily(in)
 	if err != nil {
 		return err
 	}
 	r.Sections = append(r.Sections, Section{ID: "bits", Title: "Bits per element against false-positive rate",
 		Summary: fmt.Sprintf("Each structure is built with %s random 32-byte elements at each target rate ε: a BIP37 filter with "+
 			"Bitcoin Core's sizing (package bip37) and every structure of chainsieve's filter family (package "+
-			"cmd/chainsieve/internal/family, the measurements behind docs/filters.md): the classic, partitioned, blocked, "+
+			"cmd/chainsieve/internal/family; see also docs/filters.md): the classic, partitioned, blocked, "+
 			"counting and scalable Bloom filters, the cuckoo filter and a Golomb-coded set (M = 1/ε, the best Rice parameter). "+
 			"Each is placed at the rate its own state predicts (a Bloom filter's fill, a cuckoo filter's load; a Golomb-coded "+
 			"set's rate is 1/M). The second table measures the family at %s elements against %s random non-members.",
@@ -104,7 +109,7 @@ func bitsPlot(rows []bitsRow) Plot {
 		X: PlotAxis{Label: "false-positive rate ε", Log: true}, Y: PlotAxis{Label: "bits per element"},
 		Caption: fmt.Sprintf("Structures built with %s random elements, each at the rate its own state predicts (a Bloom "+
 			"filter's fill, a cuckoo filter's load, a Golomb-coded set's 1/M); the lower bound log2(1/ε) (Carter et al., "+
-			"1978) and the Bloom optimum log2(1/ε)/ln 2. The family's sizes are those of docs/filters.md.", format(bitsN))}
+			"1978) and the Bloom optimum log2(1/ε)/ln 2. Each structure of the family is sized by its own New (see also docs/filters.md).", format(bitsN))}
 	add := func(name string, kind Kind, pts bool, x, y func(bitsRow) float64) {
 		s := PlotSeries{Name: name, Kind: kind, Points: pts}
 		for _, w := range rows {

@@ -27,6 +27,17 @@ type Config struct {
 	Measured []Stats
 	// Command is the command line, recorded in the report.
 	Command string
+	// Progress, if set, is called as each part of the report is computed,
+	// from the goroutine that called [Build]. It is not an input: it
+	// changes nothing in the report.
+	Progress func(Step)
+}
+
+// Step is how far [Build] has come: Done of Total parts of the report are
+// computed, the latest of them Name.
+type Step struct {
+	Name        string
+	Done, Total int
 }
 
 // Default inputs: Nick's 2015 count of public keys on the chain, and one
@@ -68,11 +79,20 @@ func Build(cfg Config) (*Report, error) {
 	in := newInputs(cfg)
 	r := &Report{Title: "chainsieve privacy report: BIP37, BIP157/158 and Ethereum header blooms", Command: cfg.Command}
 	r.Inputs = in.quantities()
-	steps := []func(*inputs, *Report) error{addBIP37, addBIP158, addEthereum, addBandwidth, addBits, addMeasured, addReproductions, addComparisonPlots}
+	steps := []struct {
+		name string
+		add  func(*inputs, *Report) error
+	}{
+		{"BIP37 filters and recovery", addBIP37}, {"BIP158 filters", addBIP158}, {"Ethereum blooms", addEthereum},
+		{"bandwidth", addBandwidth}, {"bits per element", addBits}, {"measured scans", addMeasured},
+		{"reproductions", addReproductions}, {"comparison plots", addComparisonPlots}, {"key findings", addFindings},
+	}
+	in.total = len(steps) + bitsSteps()
 	for _, step := range steps {
-		if err := step(in, r); err != nil {
+		if err := step.add(in, r); err != nil {
 			return nil, err
 		}
+		in.step(step.name)
 	}
 	for i := range r.Sections {
 		if r.Sections[i].Quantities == nil {
@@ -94,6 +114,16 @@ type inputs struct {
 	bip37 *bip37Analysis // set by addBIP37
 	basic []basicBlock   // set by addBIP158
 	eth   []ethStats     // set by addEthereum
+
+	done, total int // parts of the report computed, for cfg.Progress
+}
+
+// step records that the part name is computed and reports it.
+func (in *inputs) step(name string) {
+	in.done++
+	if in.cfg.Progress != nil {
+		in.cfg.Progress(Step{Name: name, Done: in.done, Total: in.total})
+	}
 }
 
 func newInputs(cfg Config) *inputs {

@@ -15,16 +15,17 @@ const (
 
 var familyRates = []float64{0.01, 1 / basicM}
 
-func measureFamily(seed uint64) ([]family.Result, error) {
+func measureFamily(in *inputs) ([]family.Result, error) {
 	var out []family.Result
 	for _, eps := range familyRates {
 		for _, s := range family.Structures() {
-			r := stream(seed, fmt.Sprintf("family %s %g", s.Name, eps))
+			r := stream(in.cfg.Seed, fmt.Sprintf("family %s %g", s.Name, eps))
 			res, err := family.Measure(s, family.Config{N: familyN, Eps: eps, Trials: familyTrials, Seed: r.Uint64()})
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, res)
+			in.step(fmt.Sprintf("%s at ε = %s", s.Name, format(eps)))
 		}
 	}
 	return out, nil
@@ -39,7 +40,7 @@ func familyTable(rows []family.Result) Table {
 			{Label: "bits per element", Unit: "bits", Kind: Simulated, Model: "table bits/n", Source: srcFamily},
 			{Label: "predicted rate", Kind: Simulated, Model: "from the built structure's fill or load", Source: srcFamily},
 			{Label: "false positives", Kind: Simulated, Model: fmt.Sprintf("of %s random non-members", format(familyTrials)), Source: srcFamily},
-			{Label: "measured rate", Kind: Simulated, Model: "false positives / non-members tested; at 1/784,931 a count of about one, see docs/filters.md for 10^8 trials", Source: srcFamily},
+			{Label: "measured rate", Kind: Simulated, Model: "false positives / non-members tested; at 1/784,931 a count of about one, see also docs/filters.md for 10^8 trials", Source: srcFamily},
 		}}
 	for _, r := range rows {
 		t.Rows = append(t.Rows, []Cell{textCell(r.Structure), numCell(r.Eps), textCell(r.Params),

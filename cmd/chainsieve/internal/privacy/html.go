@@ -53,6 +53,11 @@ code { background: #f4f4f4; padding: 0 0.2rem; }
 </head>
 <body>
 <h1>{{.Title}}</h1>
+<h2 id="key-findings">Key findings</h2>
+<ul>
+{{range .KeyFindings}}<li><b>{{.Scheme}}.</b> {{.Text}}</li>
+{{end}}</ul>
+<p>Each number above is one of the report's quantities below, with its model, assumptions and source.</p>
 <p>Written by <code>{{.Command}}</code>. The same command and seed give the same report. Every number states its kind
 ({{.Kinds}}), its model, its assumptions and its source; report.json holds them all, and each plot's data is in its CSV file.</p>
 <h2 id="inputs">Inputs</h2>
@@ -60,7 +65,7 @@ code { background: #f4f4f4; padding: 0 0.2rem; }
 <h2 id="reproductions">Reproductions of published results</h2>
 <table>
 <tr><th>reproduction</th><th>published</th><th>computed</th><th>difference</th><th>model</th><th>note</th><th>source</th></tr>
-{{range .Reproductions}}<tr><td>{{.Claim}}</td><td class="v">{{num .Published}}</td><td class="v">{{num .Computed}}</td><td class="v">{{diff .}}</td><td>{{.Model}}</td><td>{{.Note}}</td><td>{{.Source}}</td></tr>
+{{range .Reproductions}}<tr><td>{{.Claim}}</td><td class="v">{{.AsWritten}}</td><td class="v">{{num .Computed}}</td><td class="v">{{diff .}}</td><td>{{.Model}}</td><td>{{.Note}}</td><td>{{.Source}}</td></tr>
 {{end}}</table>
 {{$root := .}}{{range .Sections}}{{$id := .ID}}
 <h2 id="{{.ID}}">{{.Title}}</h2>

@@ -12,6 +12,11 @@ import (
 func (r *Report) Markdown() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# %s\n\n", r.Title)
+	b.WriteString("## Key findings\n\n")
+	for _, f := range r.KeyFindings {
+		fmt.Fprintf(&b, "- **%s.** %s\n", mdText(f.Scheme), mdText(f.Text))
+	}
+	b.WriteString("\nEach number above is one of the report's quantities below, with its model, assumptions and source.\n\n")
 	fmt.Fprintf(&b, "Written by `%s`. The same command and seed give the same report. Every number states its kind "+
 		"(%s), its model, its assumptions and its source; report.json holds them all, and each plot's data is in its CSV file.\n\n",
 		r.Command, kindList())
@@ -72,7 +77,7 @@ func (q Quantity) display() string {
 func writeReproductions(b *bytes.Buffer, rs []Reproduction) {
 	b.WriteString("| reproduction | published | computed | difference | model | note | source |\n|---|--:|--:|--:|---|---|---|\n")
 	for _, r := range rs {
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", mdText(r.Claim), exact(r.Published),
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", mdText(r.Claim), mdText(r.AsWritten),
 			exact(r.Computed), r.differenceText(), mdText(r.Model), mdText(r.Note), mdText(r.Source))
 	}
 	b.WriteString("\n")
@@ -159,7 +164,7 @@ func (r *Report) ReproductionTable() string {
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "reproduction\tpublished\tcomputed\tdifference\tsource")
 	for _, x := range r.Reproductions {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", x.ID, exact(x.Published), exact(x.Computed),
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", x.ID, x.AsWritten, exact(x.Computed),
 			x.differenceText(), shortSource(x.Source))
 	}
 	w.Flush()

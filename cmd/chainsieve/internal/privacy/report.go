@@ -70,6 +70,8 @@ type Reproduction struct {
 	Claim      string `json:"claim"`
 	Source     string `json:"source"`
 	Published  Num    `json:"published"`
+	AsWritten  string `json:"publishedAs"` // the published figure as written, trailing zeros kept
+	Precision  Num    `json:"precision"`   // half a unit of its last digit
 	Computed   Num    `json:"computed"`
 	Difference Num    `json:"difference"` // computed - published
 	Unit       string `json:"unit,omitempty"`
@@ -84,6 +86,7 @@ type Reproduction struct {
 type Report struct {
 	Title         string         `json:"title"`
 	Command       string         `json:"command"`
+	KeyFindings   []Finding      `json:"keyFindings"`
 	Inputs        []Quantity     `json:"inputs"`
 	Sections      []Section      `json:"sections"`
 	Reproductions []Reproduction `json:"reproductions"`

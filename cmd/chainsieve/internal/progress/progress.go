@@ -19,12 +19,22 @@ const interval = 100 * time.Millisecond
 type Line struct {
 	w     io.Writer
 	on    bool
+	quiet time.Time // draw nothing before
 	last  time.Time
 	drawn bool
 }
 
 // New returns a line on w that draws only when w is a terminal.
 func New(w io.Writer) *Line { return &Line{w: w, on: isTerminal(w)} }
+
+// NewAfter returns a line on w that draws only when w is a terminal and
+// only once d has passed since the call: work that ends sooner shows no
+// progress at all, rather than a line that flashes and is erased.
+func NewAfter(w io.Writer, d time.Duration) *Line {
+	l := New(w)
+	l.quiet = time.Now().Add(d)
+	return l
+}
 
 // isTerminal reports whether w is a character device, as a terminal is.
 func isTerminal(w io.Writer) bool {
@@ -37,11 +47,12 @@ func isTerminal(w io.Writer) bool {
 }
 
 // Draw replaces the line with text(). It draws nothing on a stream that
-// is not a terminal, and skips a redraw within 100 ms of the last one
-// unless final is set (the last step of the work), so that the line ends
-// on the true figure; text is called only when the line is drawn.
+// is not a terminal or before a [NewAfter] line's delay, and skips a
+// redraw within 100 ms of the last one unless final is set (the last step
+// of the work), so that the line ends on the true figure; text is called
+// only when the line is drawn.
 func (l *Line) Draw(final bool, text func() string) {
-	if !l.on || (!final && time.Since(l.last) < interval) {
+	if !l.on || time.Now().Before(l.quiet) || (!final && time.Since(l.last) < interval) {
 		return
 	}
 	l.last = time.Now()

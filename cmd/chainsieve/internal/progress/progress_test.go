@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLine(t *testing.T) {
@@ -17,6 +18,25 @@ func TestLine(t *testing.T) {
 	l.Clear() // nothing drawn since
 	if got, want := buf.String(), "\r\033[Kblock 1\r\033[Kblock 3\r\033[K"; got != want {
 		t.Errorf("Draw, Draw, Draw(final), Clear, Clear wrote %q, want %q", got, want)
+	}
+}
+
+func TestLineAfter(t *testing.T) {
+	var buf strings.Builder
+	l := &Line{w: &buf, on: true, quiet: time.Now().Add(time.Hour)}
+	l.Draw(true, func() string { t.Error("text computed before the delay"); return "" })
+	l.Clear()
+	if buf.Len() != 0 {
+		t.Errorf("a line within its delay wrote %q", buf.String())
+	}
+	l.quiet = time.Now().Add(-time.Millisecond) // the delay has passed
+	l.Draw(false, func() string { return "step 2" })
+	l.Clear()
+	if got, want := buf.String(), "\r\033[Kstep 2\r\033[K"; got != want {
+		t.Errorf("after the delay: wrote %q, want %q", got, want)
+	}
+	if l := NewAfter(&buf, time.Second); l.on || !l.quiet.After(time.Now()) {
+		t.Errorf("NewAfter(a non-terminal, 1s): on %v, quiet until %v", l.on, l.quiet)
 	}
 }
 
