@@ -6,8 +6,9 @@
 //
 //	chainsieve <group> <command> [flags] [args]
 //
-// Run "chainsieve -h" for the groups and "chainsieve <group> <command> -h" for
-// a command's flags. Data goes to stdout (one JSON object per line with
+// Run "chainsieve -h" for the groups, "chainsieve <group> <command> -h" for
+// a command's flags and "chainsieve version" for the module version and
+// commit the binary was built from. Data goes to stdout (one JSON object per line with
 // --json), progress and summaries to stderr. The exit code is 0 on success, 1
 // on failure and 2 for a usage error.
 package main

@@ -57,7 +57,7 @@ code { background: #f4f4f4; padding: 0 0.2rem; }
 <ul>
 {{range .KeyFindings}}<li><b>{{.Scheme}}.</b> {{.Text}}</li>
 {{end}}</ul>
-<p>Each number above is one of the report's quantities below, with its model, assumptions and source.</p>
+<p>Each number above is one of the report's quantities or reproductions below, where its model, assumptions and source are given.</p>
 <p>Written by <code>{{.Command}}</code>. The same command and seed give the same report. Every number states its kind
 ({{.Kinds}}), its model, its assumptions and its source; report.json holds them all, and each plot's data is in its CSV file.</p>
 <h2 id="inputs">Inputs</h2>

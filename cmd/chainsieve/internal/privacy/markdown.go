@@ -16,7 +16,7 @@ func (r *Report) Markdown() []byte {
 	for _, f := range r.KeyFindings {
 		fmt.Fprintf(&b, "- **%s.** %s\n", mdText(f.Scheme), mdText(f.Text))
 	}
-	b.WriteString("\nEach number above is one of the report's quantities below, with its model, assumptions and source.\n\n")
+	b.WriteString("\nEach number above is one of the report's quantities or reproductions below, where its model, assumptions and source are given.\n\n")
 	fmt.Fprintf(&b, "Written by `%s`. The same command and seed give the same report. Every number states its kind "+
 		"(%s), its model, its assumptions and its source; report.json holds them all, and each plot's data is in its CSV file.\n\n",
 		r.Command, kindList())
