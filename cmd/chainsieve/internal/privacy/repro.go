@@ -115,7 +115,8 @@ func bip158Reproductions(in *inputs, r *Report) []Reproduction {
 	return []Reproduction{
 		repro("bip158.theory", "bits per element in theory at P = 19, M = 784,931", srcWuille, "21.05", theory, "bits",
 			"expected Golomb-Rice length P + 1 + r/(1-r), r = (1 - 1/M)^(2^P), for geometric deltas",
-			"The published figure is Wuille's expression evaluated at BIP 158's parameters and rounded to four digits."),
+			"Wuille publishes the expression; 21.05 is its value at BIP 158's parameters, to four digits. This row checks "+
+				"gcs.RiceBits, the exact length under the deltas' limit law, against it."),
 		repro("bip158.entropy", "least bits per element any code of the deltas needs at P = 19, M = 784,931", srcPosen, "21.025",
 			geometricEntropy(basicM), "bits", "entropy of the deltas' limit law (package gcs, beside gcs.RiceBits): the least any code can spend per element",
 			"Posen's table gives it as the approximate theoretical minimum element size beside the mainnet mean."),
