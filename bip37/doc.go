@@ -3,10 +3,11 @@
 // the transaction matching the node applies on the wallet's behalf, and the
 // merkleblock proofs it sends back, built and verified.
 //
-// A wallet builds a [Filter] ([New], [NewWalletFilter]), sends it with
-// [Filter.MsgFilterLoad], asks for filtered blocks, checks every merkleblock
-// with [VerifyMerkleBlock] and pairs it with the tx messages that follow
-// using a [Collector]. A node, or a test standing in for one, applies the
+// A wallet builds a [Filter] ([New], [NewWalletFilter], or [WalletPolicy],
+// which sizes it with room for the outpoints the node inserts and says
+// when it is due for a rebuild), sends it with [Filter.MsgFilterLoad], asks
+// for filtered blocks, checks every merkleblock with [VerifyMerkleBlock]
+// and pairs it with the tx messages that follow using a [Collector]. A node, or a test standing in for one, applies the
 // peer's filter messages with [Apply] and answers with [NewMerkleBlock].
 // Messages are btcd's wire/v2 types; payloads can also be encoded and
 // decoded directly ([Filter.UnmarshalBinary], [DecodeMerkleBlock],

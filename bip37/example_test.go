@@ -62,6 +62,37 @@ func ExampleNewWalletFilter() {
 	// Output: true true
 }
 
+// A wallet's filter over its life: sized with room for the outpoints the
+// peer inserts, matched as the peer matches so that its bits stay the
+// peer's, and rebuilt from the wallet's coins, with the same tweak, once
+// they predict more false positives than the target.
+func ExampleWalletPolicy() {
+	addr, err := address.DecodeAddress("bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080", &chaincfg.RegressionNetParams)
+	if err != nil {
+		panic(err)
+	}
+	wallet := []address.Address{addr}
+	p := bip37.WalletPolicy{FPRate: 0.001, Tweak: 12345, Flags: bip37.UpdateAll}
+	f, _ := p.Build(wallet, nil)
+	fmt.Printf("capacity %d: %d bytes, %d hash functions\n", p.Capacity, f.Size(), f.HashFuncs())
+
+	var coins []wire.OutPoint
+	for i := uint32(0); !p.Due(f); i++ {
+		pay := wire.NewMsgTx(2)
+		pay.AddTxIn(wire.NewTxIn(&wire.OutPoint{Index: i}, nil, nil))
+		pay.AddTxOut(wire.NewTxOut(50000, append([]byte{0x00, 0x14}, addr.ScriptAddress()...)))
+		f.MatchTx(pay, pay.TxHash()) // the peer inserts the outpoint
+		coins = append(coins, wire.OutPoint{Hash: pay.TxHash()})
+	}
+	fmt.Printf("due after %d payments: rate %.6f\n", len(coins), f.FilledFalsePositiveRate())
+	f, _ = p.Build(wallet, coins)
+	fmt.Printf("capacity %d: %d bytes, rate %.6f, tweak %d\n", p.Capacity, f.Size(), f.FilledFalsePositiveRate(), f.Tweak())
+	// Output:
+	// capacity 100: 179 bytes, 9 hash functions
+	// due after 99 payments: rate 0.001004
+	// capacity 200: 359 bytes, rate 0.000009, tweak 12345
+}
+
 // A client checks the merkle block a peer sent and learns which
 // transactions to expect next. This one is from Core's merkle_block_1 test.
 func ExampleVerifyMerkleBlock() {
