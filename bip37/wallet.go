@@ -46,8 +46,9 @@ func (f *Filter) AddAddress(addr address.Address) error {
 // elements at fpRate. With [UpdateAll] the serving node inserts the
 // outpoint of every output that matches, so later spends from it match too;
 // each fills the filter further: a filter for one address at 0.05 % is
-// one byte, full after about a dozen payments. A wallet that expects payments uses
-// [WalletPolicy], which sizes with room and says when to rebuild.
+// one byte, full after about a dozen payments. A wallet that expects
+// payments uses [WalletPolicy], which sizes with room and says when to
+// rebuild.
 func NewWalletFilter(addrs []address.Address, outpoints []wire.OutPoint, fpRate float64, tweak uint32, flags Flags) (*Filter, error) {
 	f, err := New(uint32(len(addrs)+len(outpoints)), fpRate, tweak, flags)
 	if err != nil {
