@@ -8,13 +8,17 @@ import (
 	"github.com/chainsieve/chainsieve/gcs/spv"
 )
 
-// batch runs one getdata round trip for the filtered blocks lo..hi. Merkle
-// blocks must arrive in height order, each followed by the transactions
-// it proves.
-func (r *scanner) batch(ctx context.Context, lo, hi int32) error {
+// batch runs one getdata round trip for the filtered blocks lo..hi and
+// returns the height to ask for next. Merkle blocks must arrive in height
+// order, each followed by the transactions it proves. If the filter comes
+// due after a block, the blocks after it are still verified as they
+// arrive, since the peer owes them, but dropped: the peer matched them
+// with the old filter, which a fresh one must replace before they are
+// asked for again (bitcoinj parks them the same way).
+func (r *scanner) batch(ctx context.Context, lo, hi int32) (int32, error) {
 	var err error
 	if r.hashes, err = r.Chain.Hashes(r.hashes[:0], lo, hi); err != nil {
-		return err
+		return 0, err
 	}
 	gd := wire.NewMsgGetDataSizeHint(uint(hi - lo + 1))
 	for i := range r.hashes {
@@ -22,9 +26,9 @@ func (r *scanner) batch(ctx context.Context, lo, hi int32) error {
 	}
 	nonce, err := r.Session.Request(ctx, gd)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	r.lo, r.hi, r.next = lo, hi, lo
+	r.lo, r.hi, r.next, r.resume = lo, hi, lo, 0
 	err = r.Session.Replies(ctx, nonce, func(msg wire.Message) error {
 		switch m := msg.(type) {
 		case *wire.MsgMerkleBlock:
@@ -39,15 +43,18 @@ func (r *scanner) batch(ctx context.Context, lo, hi int32) error {
 		return spv.Unexpected(r.Session, msg, "getdata")
 	})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if err := r.withheld(); err != nil {
-		return err
+		return 0, err
 	}
 	if r.next <= hi {
-		return r.misbehaving(r.next, "getdata for filtered blocks %d to %d answered with %d merkle blocks", lo, hi, r.next-lo)
+		return 0, r.misbehaving(r.next, "getdata for filtered blocks %d to %d answered with %d merkle blocks", lo, hi, r.next-lo)
 	}
-	return nil
+	if r.resume != 0 {
+		return r.resume, nil
+	}
+	return hi + 1, nil
 }
 
 // withheld reports the transactions the last merkle block proves that
@@ -100,10 +107,16 @@ func (r *scanner) tx(m *wire.MsgTx) error {
 }
 
 // block reports the wallet transactions of a verified filtered block and
-// updates the filter's copy as the peer updated its own.
+// updates the filter's copy as the peer updated its own, or drops the
+// block if the filter came due before it.
 func (r *scanner) block(fb *bip37.FilteredBlock, height int32) error {
+	if r.resume != 0 {
+		r.stats.Refetched++
+		return nil
+	}
 	r.stats.MerkleBlocks++
 	r.stats.Blocks++
+	r.stats.Transactions += int(fb.Transactions)
 	hash := r.hashes[height-r.lo]
 	for i, m := range fb.Matches {
 		tx := fb.Txs[i]
@@ -123,6 +136,9 @@ func (r *scanner) block(fb *bip37.FilteredBlock, height int32) error {
 	}
 	if r.Progress != nil {
 		r.Progress(spv.Progress{Height: height, From: r.From, To: r.To})
+	}
+	if r.due(height) {
+		r.resume = height + 1
 	}
 	return nil
 }

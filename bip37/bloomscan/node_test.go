@@ -13,9 +13,18 @@ import (
 // scan runs a scan of sc's wallet against addr and returns what it found.
 func scan(t *testing.T, sc *spvtest.Scenario, addr string, timeout time.Duration, cfg Config) ([]spv.Tx, spv.Stats, error) {
 	t.Helper()
+	return scanWith(t, sc, addr, timeout, cfg, nil)
+}
+
+// scanWith is scan with a fresh filter forced after the blocks
+// refreshAfter names, if it is not nil.
+func scanWith(t *testing.T, sc *spvtest.Scenario, addr string, timeout time.Duration, cfg Config, refreshAfter func(int32) bool) ([]spv.Tx, spv.Stats, error) {
+	t.Helper()
 	s := sc.NewScan(t, addr, wire.SFNodeBloom, timeout, cfg.Watch)
 	cfg.Session, cfg.Chain, cfg.Watch, cfg.Emit = s.Session, s.Chain, s.Watch, s.Emit
-	st, err := Run(t.Context(), cfg)
+	r := newScanner(cfg)
+	r.refreshAfter = refreshAfter
+	st, err := r.scan(t.Context())
 	return s.Found, st, err
 }
 

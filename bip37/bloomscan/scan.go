@@ -30,14 +30,31 @@ type Config struct {
 	// means the tip.
 	From, To int32
 
-	// FPRate is the filter's false-positive rate at its design load (the
-	// watched addresses and coins); zero means [DefaultFPRate]. Outpoints
-	// the peer inserts as outputs match raise the actual rate.
+	// FPRate is the filter's false-positive rate at its capacity, and the
+	// target the scan keeps it under; zero means [DefaultFPRate]. The
+	// filter is sized with room for the outpoints the peer inserts as
+	// payments arrive (bip37.WalletCapacity), and when the rate its bits
+	// predict passes RefreshAt, the scan loads a fresh one.
 	FPRate float64
 
-	// Tweak varies the filter's hash seeds, so that peers cannot link a
-	// wallet's filters; zero picks one at random.
+	// RefreshAt is the false-positive rate, as the loaded filter's bits
+	// predict it after a block, past which the scan loads a fresh filter
+	// of the wallet's addresses and unspent coins, and fetches the blocks
+	// after that one again. Zero means FPRate; 1 never refreshes.
+	RefreshAt float64
+
+	// Tweak varies the filter's hash seeds; zero picks one at random.
+	// A wallet keeps the tweak of its first scan (Stats.FilterTweak) and
+	// passes it to the next, with Capacity, so that every filter it loads
+	// puts its elements on the same bits: peers that compare a wallet's
+	// filters of different tweaks or sizes learn its addresses
+	// (docs/bip37.md).
 	Tweak uint32
+
+	// Capacity is the least number of elements the filter is sized for:
+	// the Stats.FilterCapacity of the wallet's last scan. Zero sizes it by
+	// bip37.WalletCapacity alone.
+	Capacity uint32
 
 	// Emit receives each wallet transaction, in block order. An error
 	// stops the scan.
@@ -51,24 +68,49 @@ type Config struct {
 type scanner struct {
 	Config
 	stats  spv.Stats
+	policy bip37.WalletPolicy
 	mirror *bip37.Filter // the peer's copy of the filter, as it evolves
-	col    bip37.Collector
-	lo, hi int32            // the heights of the current request
-	hashes []chainhash.Hash // their block hashes
-	next   int32            // height of the next merkle block expected
+	// hopeless is set when a fresh filter is due at once: the wallet is
+	// too large for a filter at FPRate, and refreshing cannot help.
+	hopeless bool
+	col      bip37.Collector
+	lo, hi   int32            // the heights of the current request
+	hashes   []chainhash.Hash // their block hashes
+	next     int32            // height of the next merkle block expected
+	// resume is the height after the block where the filter came due in
+	// the current request: the blocks from there on are dropped, and
+	// fetched again once a fresh filter is loaded. Zero while none came due.
+	resume int32
+
+	// refreshAfter, if set, forces a refresh after the blocks it names
+	// (tests).
+	refreshAfter func(height int32) bool
 }
 
 // Run scans the range and returns its measurements, filled in as far as it
 // came also on error. On error the session is closed: errors from the
 // peer wrap spv.ErrMisbehaving or spv.ErrStalled and name the block.
 func Run(ctx context.Context, cfg Config) (spv.Stats, error) {
-	began := time.Now()
+	return newScanner(cfg).scan(ctx)
+}
+
+func newScanner(cfg Config) *scanner {
 	r := &scanner{Config: cfg}
 	r.stats.Mode = "bip37"
+	return r
+}
+
+func (r *scanner) scan(ctx context.Context) (spv.Stats, error) {
+	began := time.Now()
 	err := r.run(ctx)
 	r.stats.Finish(r.Session, r.Chain, began, err)
 	if r.mirror != nil {
-		r.stats.FilterSize, r.stats.FilterFill = r.mirror.Size(), r.mirror.Fill()
+		st := &r.stats
+		st.FilterSize, st.FilterFill, st.FilterRate = r.mirror.Size(), r.mirror.Fill(), r.mirror.FilledFalsePositiveRate()
+		st.FilterTweak, st.FilterCapacity = r.policy.Tweak, r.policy.Capacity
+		if others := st.Transactions - st.WalletTxs; others > 0 {
+			st.ObservedFPRate = float64(st.FalsePositives) / float64(others)
+		}
 	}
 	return r.stats, err
 }
@@ -76,6 +118,9 @@ func Run(ctx context.Context, cfg Config) (spv.Stats, error) {
 func (r *scanner) run(ctx context.Context) error {
 	if r.Session == nil || r.Chain == nil || r.Watch == nil || r.Emit == nil {
 		return errors.New("bloomscan: Config needs a Session, a Chain, a Watch and Emit")
+	}
+	if err := r.start(); err != nil {
+		return err
 	}
 	if err := spv.SyncHeaders(ctx, r.Session, r.Chain); err != nil {
 		return err
@@ -86,10 +131,17 @@ func (r *scanner) run(ctx context.Context) error {
 	if err := r.load(ctx); err != nil {
 		return err
 	}
-	for lo := r.From; lo <= r.To; lo += blocksPerRequest {
-		if err := r.batch(ctx, lo, min(lo+blocksPerRequest-1, r.To)); err != nil {
+	for lo := r.From; lo <= r.To; {
+		next, err := r.batch(ctx, lo, min(lo+blocksPerRequest-1, r.To))
+		if err != nil {
 			return err
 		}
+		if next <= r.To && r.resume != 0 {
+			if err := r.load(ctx); err != nil {
+				return err
+			}
+		}
+		lo = next
 	}
 	return nil
 }
@@ -101,11 +153,15 @@ func (r *scanner) bounds() (err error) {
 	return err
 }
 
-// load builds the wallet filter and sends it with filterload.
-func (r *scanner) load(ctx context.Context) error {
+// start settles the filter policy: the rate, the tweak (random unless
+// given) and the least capacity.
+func (r *scanner) start() error {
 	fp := r.FPRate
 	if fp == 0 {
 		fp = DefaultFPRate
+	}
+	if !(fp > 0 && fp <= 1) || !(r.RefreshAt >= 0) {
+		return fmt.Errorf("bloomscan: false-positive rate %v or refresh rate %v out of range", fp, r.RefreshAt)
 	}
 	tweak := r.Tweak
 	for tweak == 0 {
@@ -113,15 +169,35 @@ func (r *scanner) load(ctx context.Context) error {
 		rand.Read(b[:])
 		tweak = binary.LittleEndian.Uint32(b[:])
 	}
-	f, err := bip37.NewWalletFilter(r.Watch.Addresses(), r.Watch.Coins(), fp, tweak, bip37.UpdateAll)
+	r.policy = bip37.WalletPolicy{FPRate: fp, Limit: r.RefreshAt, Tweak: tweak, Flags: bip37.UpdateAll, Capacity: r.Capacity}
+	return nil
+}
+
+// load builds a filter of the watched addresses and the coins not spent
+// yet, and sends it with filterload. The peer applies it to the requests
+// that follow.
+func (r *scanner) load(ctx context.Context) error {
+	f, err := r.policy.Build(r.Watch.Addresses(), r.Watch.Coins())
 	if err != nil {
 		return fmt.Errorf("bloomscan: %w", err)
 	}
 	if err := r.Session.Send(ctx, f.MsgFilterLoad()); err != nil {
 		return err
 	}
-	r.mirror = f
+	r.mirror, r.hopeless = f, r.policy.Due(f)
+	r.stats.FilterLoads++
 	return nil
+}
+
+// due reports whether the filter should be replaced after the block at
+// height: its bits predict a false-positive rate past the limit.
+func (r *scanner) due(height int32) bool {
+	rate := r.mirror.FilledFalsePositiveRate()
+	r.stats.FilterPeakRate = max(r.stats.FilterPeakRate, rate)
+	if r.refreshAfter != nil {
+		return r.refreshAfter(height)
+	}
+	return !r.hopeless && r.policy.Due(r.mirror)
 }
 
 // misbehaving returns an error about the block at height that wraps

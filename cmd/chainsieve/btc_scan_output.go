@@ -126,6 +126,14 @@ type btcStatsBIP37 struct {
 	FPRate               float64 `json:"fpRate"`
 	FilterBytes          int     `json:"filterBytes"`
 	FilterFill           float64 `json:"filterFill"`
+	FilterRate           float64 `json:"filterRate"`     // predicted by its bits at the end
+	FilterPeakRate       float64 `json:"filterPeakRate"` // highest predicted after a block
+	FilterTweak          uint32  `json:"filterTweak"`
+	FilterCapacity       uint32  `json:"filterCapacity"`
+	FilterLoads          int     `json:"filterLoads"` // 1 + refreshes
+	RefetchedBlocks      int     `json:"refetchedBlocks"`
+	Transactions         int     `json:"transactions"`   // in the blocks scanned
+	ObservedFPRate       float64 `json:"observedFPRate"` // per other transaction
 }
 
 type countJS struct {
@@ -148,7 +156,9 @@ func writeBTCStats(path string, f *btcScanFlags, st spv.Stats, total time.Durati
 			fp = bloomscan.DefaultFPRate
 		}
 		j.FalsePositiveUnit = "transactions"
-		j.BIP37 = &btcStatsBIP37{st.MerkleBlocks, st.TxsReceived, st.Unfiltered, fp, st.FilterSize, st.FilterFill}
+		j.BIP37 = &btcStatsBIP37{st.MerkleBlocks, st.TxsReceived, st.Unfiltered, fp, st.FilterSize, st.FilterFill,
+			st.FilterRate, st.FilterPeakRate, st.FilterTweak, st.FilterCapacity, st.FilterLoads, st.Refetched,
+			st.Transactions, st.ObservedFPRate}
 	} else {
 		j.BIP157 = &btcStatsBIP157{st.FilterHeaders, st.Filters, st.BlocksFetched, f.checkpoint != nil}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/btcsuite/btcd/address/v2"
+	"github.com/chainsieve/chainsieve/bip37"
 	"github.com/chainsieve/chainsieve/gcs/spv"
 	"github.com/chainsieve/chainsieve/testvectors/livenode"
 	"github.com/chainsieve/chainsieve/testvectors/spvtest"
@@ -95,6 +96,10 @@ func TestBTCScanNode(t *testing.T) {
 			if st.Mode != mode || st.BlocksScanned != int(sc.Tip)+1 || st.WalletTransactions != len(sc.Want(0, sc.Tip)) ||
 				st.BytesReceived == 0 || st.BytesSent == 0 || st.RoundTrips < 2 || st.Error != "" {
 				t.Errorf("--stats %+v: want mode %s, %d blocks, %d wallet transactions, traffic counted", st, mode, sc.Tip+1, len(sc.Want(0, sc.Tip)))
+			}
+			if b := st.BIP37; mode == "bip37" && (b == nil || b.FilterLoads != 1 || b.FilterCapacity != bip37.CapacityStep ||
+				b.FilterTweak == 0 || b.Transactions < st.BlocksScanned || b.FilterRate > b.FPRate) {
+				t.Errorf("--stats bip37 %+v: want one load of capacity %d, a tweak, the blocks' transactions, the rate under the target", b, bip37.CapacityStep)
 			}
 			if !strings.Contains(stderr, "btc scan: "+mode+" on regtest") || !strings.Contains(stderr, "wallet transactions") {
 				t.Errorf("summary on stderr = %q", stderr)

@@ -50,8 +50,23 @@ type Stats struct {
 	MerkleBlocks int     // merkle blocks verified
 	TxsReceived  int     // transactions the merkle blocks proved and the peer sent
 	Unfiltered   int     // of those, how many our copy of the filter (Core's rules) does not match: btcd also matches empty pushes (docs/bip37.md)
-	FilterSize   int     // bytes of the loaded filter
+	FilterSize   int     // bytes of the last filter loaded
 	FilterFill   float64 // fraction of its bits set once the scan ended (the peer's copy)
+
+	// The filter's life (bip37): a wallet keeps FilterTweak and
+	// FilterCapacity for its next scan, so that its filters keep their bits.
+	FilterTweak    uint32
+	FilterCapacity uint32  // elements the last filter loaded was sized for
+	FilterLoads    int     // filterload messages sent: the first, then one per refresh
+	FilterRate     float64 // false-positive rate the last filter's bits predict once the scan ended
+	FilterPeakRate float64 // the highest rate the filter's bits predicted after a scanned block
+	Refetched      int     // merkle blocks dropped because a fresh filter was loaded before them, then fetched again
+	Transactions   int     // transactions in the scanned blocks, as their merkle blocks count them
+	// ObservedFPRate is FalsePositives / (Transactions - WalletTxs): the
+	// share of the other transactions the peer sent. A transaction tests
+	// several elements (txid, output pushes, inputs), so this is several
+	// times the filter's per-element rate.
+	ObservedFPRate float64
 
 	Traffic  Traffic // the whole session, handshake and header sync included
 	Duration time.Duration
