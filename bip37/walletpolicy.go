@@ -5,6 +5,7 @@ import (
 
 	"github.com/btcsuite/btcd/address/v2"
 	"github.com/btcsuite/btcd/wire/v2"
+	"github.com/chainsieve/chainsieve/core/bloom"
 )
 
 // CapacityStep is the smallest capacity [WalletCapacity] gives: the
@@ -102,6 +103,24 @@ func (p *WalletPolicy) Build(addrs []address.Address, outpoints []wire.OutPoint)
 // due as soon as Build returns it belongs to a wallet too large for a
 // filter at FPRate; building another does not help.
 func (p *WalletPolicy) Due(f *Filter) bool { return f.FilledFalsePositiveRate() > p.limit() }
+
+// Room returns how many more elements f is expected to take before it is
+// due: with x of its m bits set and k hash functions, an element sets
+// k·(1 - x/m) new bits on average, so from x to the fill at the limit,
+// x' = m·limit^(1/k), it takes (m/k)·ln((m - x)/(m - x')) elements. It
+// returns 0 for a filter that is due or matches everything, and +Inf
+// when the limit is 1 or more.
+func (p *WalletPolicy) Room(f *Filter) float64 {
+	limit := p.limit()
+	if limit >= 1 {
+		return math.Inf(1)
+	}
+	if f.MatchesAll() || p.Due(f) {
+		return 0
+	}
+	m, k := float64(f.Size()*8), float64(f.HashFuncs())
+	return max(bloom.EstimatedCount(m, k, m*math.Pow(limit, 1/k))-f.EstimatedCount(), 0)
+}
 
 func (p *WalletPolicy) limit() float64 {
 	if p.Limit == 0 {

@@ -3,6 +3,7 @@ package bip37
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"math"
 	"testing"
 
 	"github.com/btcsuite/btcd/address/v2"
@@ -142,6 +143,60 @@ func TestWalletPolicyDue(t *testing.T) {
 		if got := p.Due(tt.f); got != tt.wantDu {
 			t.Errorf("%s: Due(rate %v) with target %v, limit %v = %v, want %v",
 				tt.name, tt.f.FilledFalsePositiveRate(), tt.fp, tt.limit, got, tt.wantDu)
+		}
+	}
+}
+
+// TestWalletPolicyRoom: Room predicts how many elements a filter takes
+// before it is due, counted by inserting until Due.
+func TestWalletPolicyRoom(t *testing.T) {
+	elements := testOutPoints(5000)
+	for _, tt := range []struct {
+		capacity uint32
+		fp       float64
+		tweaks   uint32
+	}{{100, 0.0005, 20}, {400, 0.01, 10}, {2000, 1e-4, 2}} {
+		p := WalletPolicy{FPRate: tt.fp, Capacity: tt.capacity}
+		var predicted, counted float64
+		for tweak := range tt.tweaks {
+			p.Tweak = tweak
+			f, err := p.Build(nil, elements[:tt.capacity/4])
+			if err != nil {
+				t.Fatal(err)
+			}
+			predicted += p.Room(f)
+			n := 0
+			for _, op := range elements[tt.capacity/4:] {
+				if p.Due(f) {
+					break
+				}
+				f.AddOutPoint(op)
+				n++
+			}
+			counted += float64(n)
+		}
+		if d := math.Abs(counted-predicted) / counted; d > 0.05 {
+			t.Errorf("capacity %d at %v: Room predicted %.0f elements over %d tweaks, Due came after %.0f (%.1f%% off), want within 5%%",
+				tt.capacity, tt.fp, predicted, tt.tweaks, counted, 100*d)
+		}
+	}
+	full, _ := Load([]byte{0xff}, 1, 0, UpdateAll)
+	empty, _ := Load(make([]byte, 8), 1, 0, UpdateAll)
+	matchAll, _ := Load(nil, 0, 0, UpdateAll)
+	for _, tt := range []struct {
+		name  string
+		f     *Filter
+		limit float64
+		want  float64
+	}{
+		{"due", full, 0, 0},
+		{"matches everything", matchAll, 0, 0},
+		{"limit 1", full, 1, math.Inf(1)},
+		{"empty, one function", empty, 0, 64 * math.Log(1/(1-0.01))}, // (m/k)·ln(m/(m - m·0.01))
+	} {
+		p := WalletPolicy{FPRate: 0.01, Limit: tt.limit}
+		if got := p.Room(tt.f); math.Abs(got-tt.want) > 1e-9 && got != tt.want {
+			t.Errorf("%s: Room = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

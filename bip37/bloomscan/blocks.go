@@ -112,6 +112,7 @@ func (r *scanner) tx(m *wire.MsgTx) error {
 func (r *scanner) block(fb *bip37.FilteredBlock, height int32) error {
 	if r.resume != 0 {
 		r.stats.Refetched++
+		r.stats.RefetchedTxs += len(fb.Matches)
 		return nil
 	}
 	r.stats.MerkleBlocks++
@@ -137,7 +138,7 @@ func (r *scanner) block(fb *bip37.FilteredBlock, height int32) error {
 	if r.Progress != nil {
 		r.Progress(spv.Progress{Height: height, From: r.From, To: r.To})
 	}
-	if r.due(height) {
+	if r.filled(height) {
 		r.resume = height + 1
 	}
 	return nil

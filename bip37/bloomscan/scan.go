@@ -2,8 +2,6 @@ package bloomscan
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"time"
@@ -17,8 +15,13 @@ import (
 // is zero: bitcoinj's historical default.
 const DefaultFPRate = 0.0005
 
-// blocksPerRequest is the number of filtered blocks one getdata asks for.
-const blocksPerRequest = 500
+// Requests for filtered blocks start at firstRequest blocks and double up
+// to blocksPerRequest, as long as the filter has room for them
+// (refresh.go).
+const (
+	firstRequest     = 16
+	blocksPerRequest = 500
+)
 
 // Config is one scan.
 type Config struct {
@@ -70,9 +73,13 @@ type scanner struct {
 	stats  spv.Stats
 	policy bip37.WalletPolicy
 	mirror *bip37.Filter // the peer's copy of the filter, as it evolves
-	// hopeless is set when a fresh filter is due at once: the wallet is
-	// too large for a filter at FPRate, and refreshing cannot help.
+	// hopeless is set when a fresh filter is due at once, or has less
+	// room than one block takes: the wallet is too large for a filter at
+	// FPRate, and refreshing cannot help.
 	hopeless bool
+	count    float64 // elements the filter holds, estimated from its fill
+	inserts  float64 // the most elements the peer inserted in one block
+	window   int32   // blocks in the last request
 	col      bip37.Collector
 	lo, hi   int32            // the heights of the current request
 	hashes   []chainhash.Hash // their block hashes
@@ -132,7 +139,12 @@ func (r *scanner) run(ctx context.Context) error {
 		return err
 	}
 	for lo := r.From; lo <= r.To; {
-		next, err := r.batch(ctx, lo, min(lo+blocksPerRequest-1, r.To))
+		if r.tight() {
+			if err := r.load(ctx); err != nil {
+				return err
+			}
+		}
+		next, err := r.batch(ctx, lo, min(lo+r.nextWindow()-1, r.To))
 		if err != nil {
 			return err
 		}
@@ -151,53 +163,6 @@ func (r *scanner) bounds() (err error) {
 	r.From, r.To, err = r.Chain.Range(r.From, r.To)
 	r.stats.From, r.stats.To = r.From, r.To
 	return err
-}
-
-// start settles the filter policy: the rate, the tweak (random unless
-// given) and the least capacity.
-func (r *scanner) start() error {
-	fp := r.FPRate
-	if fp == 0 {
-		fp = DefaultFPRate
-	}
-	if !(fp > 0 && fp <= 1) || !(r.RefreshAt >= 0) {
-		return fmt.Errorf("bloomscan: false-positive rate %v or refresh rate %v out of range", fp, r.RefreshAt)
-	}
-	tweak := r.Tweak
-	for tweak == 0 {
-		var b [4]byte
-		rand.Read(b[:])
-		tweak = binary.LittleEndian.Uint32(b[:])
-	}
-	r.policy = bip37.WalletPolicy{FPRate: fp, Limit: r.RefreshAt, Tweak: tweak, Flags: bip37.UpdateAll, Capacity: r.Capacity}
-	return nil
-}
-
-// load builds a filter of the watched addresses and the coins not spent
-// yet, and sends it with filterload. The peer applies it to the requests
-// that follow.
-func (r *scanner) load(ctx context.Context) error {
-	f, err := r.policy.Build(r.Watch.Addresses(), r.Watch.Coins())
-	if err != nil {
-		return fmt.Errorf("bloomscan: %w", err)
-	}
-	if err := r.Session.Send(ctx, f.MsgFilterLoad()); err != nil {
-		return err
-	}
-	r.mirror, r.hopeless = f, r.policy.Due(f)
-	r.stats.FilterLoads++
-	return nil
-}
-
-// due reports whether the filter should be replaced after the block at
-// height: its bits predict a false-positive rate past the limit.
-func (r *scanner) due(height int32) bool {
-	rate := r.mirror.FilledFalsePositiveRate()
-	r.stats.FilterPeakRate = max(r.stats.FilterPeakRate, rate)
-	if r.refreshAfter != nil {
-		return r.refreshAfter(height)
-	}
-	return !r.hopeless && r.policy.Due(r.mirror)
 }
 
 // misbehaving returns an error about the block at height that wraps

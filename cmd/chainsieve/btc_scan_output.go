@@ -132,6 +132,7 @@ type btcStatsBIP37 struct {
 	FilterCapacity       uint32  `json:"filterCapacity"`
 	FilterLoads          int     `json:"filterLoads"` // 1 + refreshes
 	RefetchedBlocks      int     `json:"refetchedBlocks"`
+	RefetchedTxs         int     `json:"refetchedTransactions"`
 	Transactions         int     `json:"transactions"`   // in the blocks scanned
 	ObservedFPRate       float64 `json:"observedFPRate"` // per other transaction
 }
@@ -157,7 +158,7 @@ func writeBTCStats(path string, f *btcScanFlags, st spv.Stats, total time.Durati
 		}
 		j.FalsePositiveUnit = "transactions"
 		j.BIP37 = &btcStatsBIP37{st.MerkleBlocks, st.TxsReceived, st.Unfiltered, fp, st.FilterSize, st.FilterFill,
-			st.FilterRate, st.FilterPeakRate, st.FilterTweak, st.FilterCapacity, st.FilterLoads, st.Refetched,
+			st.FilterRate, st.FilterPeakRate, st.FilterTweak, st.FilterCapacity, st.FilterLoads, st.Refetched, st.RefetchedTxs,
 			st.Transactions, st.ObservedFPRate}
 	} else {
 		j.BIP157 = &btcStatsBIP157{st.FilterHeaders, st.Filters, st.BlocksFetched, f.checkpoint != nil}

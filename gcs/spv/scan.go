@@ -60,7 +60,8 @@ type Stats struct {
 	FilterLoads    int     // filterload messages sent: the first, then one per refresh
 	FilterRate     float64 // false-positive rate the last filter's bits predict once the scan ended
 	FilterPeakRate float64 // the highest rate the filter's bits predicted after a scanned block
-	Refetched      int     // merkle blocks dropped because a fresh filter was loaded before them, then fetched again
+	Refetched      int     // merkle blocks dropped because the filter came due before them, then fetched again
+	RefetchedTxs   int     // transactions received with those blocks, dropped with them
 	Transactions   int     // transactions in the scanned blocks, as their merkle blocks count them
 	// ObservedFPRate is FalsePositives / (Transactions - WalletTxs): the
 	// share of the other transactions the peer sent. A transaction tests
