@@ -87,13 +87,19 @@ func (r *scanner) tight() bool {
 
 // nextWindow returns how many blocks to ask for next: twice the last
 // request, firstRequest at first, at most blocksPerRequest, and no more
-// than the filter has room for at the fastest insert rate seen.
+// than the filter has room for at the fastest insert rate seen. A filter
+// that is never refreshed (RefreshAt 1, or a wallet too large) gets
+// blocksPerRequest at once.
 func (r *scanner) nextWindow() int32 {
+	room := r.policy.Room(r.mirror)
 	w := int32(firstRequest)
-	if r.window > 0 {
+	switch {
+	case r.hopeless || math.IsInf(room, 1):
+		w = blocksPerRequest
+	case r.window > 0:
 		w = min(2*r.window, blocksPerRequest)
 	}
-	if room := r.policy.Room(r.mirror); r.inserts > 0 && room < float64(w)*r.inserts {
+	if !r.hopeless && r.inserts > 0 && room < float64(w)*r.inserts {
 		w = int32(max(1, room/r.inserts))
 	}
 	r.window = w
