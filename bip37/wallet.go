@@ -54,13 +54,21 @@ func NewWalletFilter(addrs []address.Address, outpoints []wire.OutPoint, fpRate 
 	if err != nil {
 		return nil, err
 	}
+	if err := f.addWallet(addrs, outpoints); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// addWallet inserts the element of each address and each outpoint.
+func (f *Filter) addWallet(addrs []address.Address, outpoints []wire.OutPoint) error {
 	for _, a := range addrs {
 		if err := f.AddAddress(a); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for _, op := range outpoints {
 		f.AddOutPoint(op)
 	}
-	return f, nil
+	return nil
 }

@@ -86,13 +86,8 @@ func (p *WalletPolicy) Build(addrs []address.Address, outpoints []wire.OutPoint)
 	if err != nil {
 		return nil, err
 	}
-	for _, a := range addrs {
-		if err := f.AddAddress(a); err != nil {
-			return nil, err
-		}
-	}
-	for _, op := range outpoints {
-		f.AddOutPoint(op)
+	if err := f.addWallet(addrs, outpoints); err != nil {
+		return nil, err
 	}
 	p.Capacity = capacity
 	return f, nil
