@@ -42,8 +42,9 @@ type Config struct {
 
 	// RefreshAt is the false-positive rate, as the loaded filter's bits
 	// predict it after a block, past which the scan loads a fresh filter
-	// of the wallet's addresses and unspent coins, and fetches the blocks
-	// after that one again. Zero means FPRate; 1 never refreshes.
+	// of the wallet's addresses and unspent coins (before the next
+	// request, or at once, fetching the blocks after that one again).
+	// Zero means FPRate; 1 never refreshes.
 	RefreshAt float64
 
 	// Tweak varies the filter's hash seeds; zero picks one at random.
