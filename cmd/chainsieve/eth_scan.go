@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -16,28 +15,36 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 )
 
-const ethScanSynopsis = `[--rpc URL] [--address ADDR]... [--topics JSON] [--event SIG] [--from N] [--to N|latest]
-       [--anchor HASH] [--index DIR] [--verify full|bloom-untrusted|none] [--json] [--stats FILE]
+const ethScanSynopsis = `[--rpc URL] [--address ADDR]... [--topics JSON] [--event SIG] [--from BLOCK] [--to BLOCK]
+       [--anchor BLOCK|HASH|NUMBER:HASH] [--confirm-rpc URL]... [--confirm-min K]
+       [--beacon-api URL|demo [--checkpoint ROOT] [--beacon-chain NAME|--beacon-config FILE]]
+       [--index DIR] [--verify full|bloom-untrusted|none] [--prove-tx=false] [--json] [--stats FILE]
 
 Finds the logs matching an eth_getLogs-style filter in a block range: it reads
 the headers in batches, verifies their hashes and parent links back from the
 anchor, keeps them in a persistent bloom index, fetches receipts only for the
-blocks whose bloom passes, verifies them against the header, and prints the
-matching logs in block order. Without --rpc and ETH_RPC_URL it scans the
-embedded demo chain, served by an in-process go-ethereum node: no network.
+blocks whose bloom passes, verifies them against the header, proves each
+transactionHash against the block's transactions, and prints the matching
+logs in block order. Without --rpc and ETH_RPC_URL it scans the embedded
+demo chain, served by an in-process go-ethereum node: no network.
+
+A BLOCK is a number (decimal or 0x), earliest, latest, safe, finalized, or a
+tag less N (latest-100). The anchor is the node's finalized block unless
+--anchor or --beacon-api says otherwise; --confirm-rpc asks other endpoints
+to confirm it (docs/eth-scan.md has the trust table).
 
 A stopped scan (Ctrl-C, a node that went away) resumes after the last block
 it printed when run again with the same query; --restart starts over.`
 
 // ethScanFlags are the parsed flags of eth scan.
 type ethScanFlags struct {
-	rpc, topics, eventSig, to, anchor, index, verify string
-	addresses                                        []common.Address
-	from                                             uint64
-	fromSet, asJSON, restart                         bool
-	concurrency, batch, retries                      int
-	timeout                                          time.Duration
-	stats                                            string // --stats FILE
+	rpc, topics, eventSig, index, verify string
+	addresses                            []common.Address
+	blocks                               anchorFlags
+	asJSON, restart                      bool
+	concurrency, batch, retries          int
+	timeout                              time.Duration
+	stats                                string // --stats FILE
 }
 
 func ethScan(ctx context.Context, e *env, args []string) int {
@@ -66,6 +73,14 @@ func ethScan(ctx context.Context, e *env, args []string) int {
 		f.rpc = chain.URL
 		fmt.Fprintf(e.stderr, "no --rpc and no ETH_RPC_URL: scanning the embedded demo chain, %d blocks served by an in-process go-ethereum node at %s (no network)\n", chain.Head+1, chain.URL)
 		fmt.Fprintf(e.stderr, "query: %s\n", describeQuery(cfg.Query, ev))
+		if f.blocks.isDemo() {
+			stop, err := f.blocks.startDemoBeacon(ctx, e, chain, &cfg)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "chainsieve eth scan: --beacon-api demo: %v\n", err)
+				return exitFailure
+			}
+			defer stop()
+		}
 	}
 	cfg.Client = scan.NewClient(f.rpc)
 	cfg.Client.Timeout, cfg.Client.Retry.Attempts = f.timeout, f.retries
@@ -85,13 +100,7 @@ func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 	})
 	fs.StringVar(&f.topics, "topics", "", `topics array exactly as eth_getLogs takes it, e.g. '[null, ["0x…","0x…"]]' (null: any)`)
 	fs.StringVar(&f.eventSig, "event", "", `event declaration, e.g. 'Transfer(address indexed from,address indexed to,uint256 value)': sets topic 0 and decodes the arguments`)
-	fs.Func("from", "first block (required with --rpc; default 0 on the demo chain)", func(s string) (err error) {
-		f.from, err = parseBlock(s)
-		f.fromSet = true
-		return err
-	})
-	fs.StringVar(&f.to, "to", "latest", "last block: a number or latest")
-	fs.StringVar(&f.anchor, "anchor", "", "hash of a block you trust, at or above --to, to verify the header chain back from (default: the tip the node reports)")
+	f.blocks.register(fs, e)
 	fs.StringVar(&f.index, "index", "", "directory of the persistent header index (default: chainsieve/eth-index under the user cache directory)")
 	fs.StringVar(&f.verify, "verify", "full", "full; bloom-untrusted (fetch every block's receipts, check only the receipts root: for chains with wrong blooms); none (believe the node)")
 	fs.BoolVar(&f.asJSON, "json", false, "one eth_getLogs log object per line on stdout (decoded --event arguments in \"args\")")
@@ -108,7 +117,7 @@ func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 	if len(pos) > 0 {
 		return nil, usageError(e, "eth scan", "unexpected argument %q", pos[0]), false
 	}
-	if f.rpc != "" && !f.fromSet {
+	if f.rpc != "" && f.blocks.from == nil {
 		return nil, usageError(e, "eth scan", "--from is required with --rpc (a scan from genesis reads every header)"), false
 	}
 	if f.rpc != "" {
@@ -119,15 +128,10 @@ func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 	if f.concurrency < 1 || f.batch < 1 || f.retries < 1 {
 		return nil, usageError(e, "eth scan", "--concurrency, --batch and --retries must be at least 1"), false
 	}
-	return f, 0, true
-}
-
-// parseBlock reads a block number in decimal or 0x hex.
-func parseBlock(s string) (uint64, error) {
-	if h, ok := strings.CutPrefix(s, "0x"); ok {
-		return strconv.ParseUint(h, 16, 64)
+	if err := f.blocks.check(f.rpc); err != nil {
+		return nil, usageError(e, "eth scan", "%v", err), false
 	}
-	return strconv.ParseUint(s, 10, 64)
+	return f, 0, true
 }
 
 // query builds the filter from --address, --topics and --event.
@@ -159,26 +163,13 @@ func (f *ethScanFlags) query() (ethlogs.Query, *event.Event, error) {
 
 // config turns the range, anchor, index and mode flags into a scan config.
 func (f *ethScanFlags) config(q ethlogs.Query) (scan.Config, error) {
-	cfg := scan.Config{Query: q, From: f.from, IndexDir: f.index, Restart: f.restart,
+	cfg := scan.Config{Query: q, IndexDir: f.index, Restart: f.restart,
 		Concurrency: f.concurrency, HeaderBatch: f.batch}
 	var err error
 	if cfg.Mode, err = scan.ParseMode(f.verify); err != nil {
 		return cfg, errors.New(strings.TrimPrefix(err.Error(), "scan: "))
 	}
-	if f.to != "latest" {
-		to, err := parseBlock(f.to)
-		if err != nil {
-			return cfg, fmt.Errorf("--to %q is not a block number or latest", f.to)
-		}
-		cfg.To = &to
-	}
-	if f.anchor != "" {
-		b, err := hexHash(f.anchor)
-		if err != nil {
-			return cfg, fmt.Errorf("--anchor: %v", err)
-		}
-		cfg.Anchor = &b
-	}
+	f.blocks.apply(&cfg, f.timeout, f.retries)
 	if cfg.IndexDir == "" {
 		if cfg.IndexDir, err = scan.DefaultIndexDir(); err != nil {
 			return cfg, err

@@ -59,11 +59,7 @@ func runScan(ctx context.Context, e *env, cfg scan.Config, ev *event.Event, asJS
 }
 
 func printPlan(w io.Writer, cfg scan.Config, st scan.Stats) {
-	how := "the hash you gave (--anchor)"
-	if st.AnchorFromNode {
-		how = "the tip the node reports; pass --anchor HASH to pin a block you trust"
-	}
-	fmt.Fprintf(w, "anchor: block %d %s, %s\n", st.AnchorNumber, st.AnchorHash.Hex(), how)
+	printAnchor(w, cfg, st)
 	if st.Resumed {
 		fmt.Fprintf(w, "resuming after block %d: %d logs were printed by the stopped scan (--restart to start over)\n", st.From-1, st.ResumedLogs)
 	}
@@ -74,10 +70,13 @@ func printSummary(w io.Writer, cfg scan.Config, st scan.Stats) {
 	if st.AnchorHash == (common.Hash{}) {
 		return // stopped before the range was known
 	}
-	fmt.Fprintf(w, "headers: %d in blocks %d to %d (%d fetched up to the anchor, %d from the index)",
+	fmt.Fprintf(w, "headers: %d in blocks %d to %d (%d fetched, %d from the index)",
 		st.Blocks(), st.From, st.To, st.HeadersFetched, st.HeadersIndexed)
 	if cfg.Mode != scan.None {
 		fmt.Fprintf(w, "; hashes and parent links verified back from the anchor")
+		if st.To > st.AnchorNumber {
+			fmt.Fprintf(w, " and forward from it to block %d", st.To)
+		}
 	}
 	fmt.Fprintln(w)
 	what := "bloom candidates"
@@ -96,6 +95,7 @@ func printSummary(w io.Writer, cfg scan.Config, st scan.Stats) {
 		size(st.HeaderBytes+st.ReceiptBytes), size(st.HeaderBytes), size(st.ReceiptBytes), size(st.AllReceiptBytes()))
 	fmt.Fprintf(w, "time: %.2f s, %.0f blocks/s; %d requests, %d calls, %d retries, %d split\n",
 		st.Elapsed.Seconds(), float64(st.Blocks())/st.Elapsed.Seconds(), st.Requests, st.Calls, st.Retries, st.Splits)
+	printAnchorSummary(w, cfg, st)
 }
 
 func size(n int64) string {

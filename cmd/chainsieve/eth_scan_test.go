@@ -87,7 +87,7 @@ func TestEthScanDemo(t *testing.T) {
 			t.Errorf("line %d: args %v do not decode topics %v", i, args, l.Topics)
 		}
 	}
-	for _, s := range []string{"embedded demo chain", "anchor: block 300", "the tip the node reports", "headers: 301 in blocks 0 to 300", "bloom false-positive rate", "fetching every receipt"} {
+	for _, s := range []string{"embedded demo chain", "anchor: block 268", "the node's finalized block", "blocks 269 to 300 are after the anchor", "headers: 301 in blocks 0 to 300", "bloom false-positive rate", "fetching every receipt"} {
 		if !strings.Contains(stderr, s) {
 			t.Errorf("stderr lacks %q:\n%s", s, stderr)
 		}
@@ -158,7 +158,7 @@ func TestEthScanUsage(t *testing.T) {
 		{[]string{"--verify", "some"}, "unknown verify mode"},
 		{[]string{"--to", "soon"}, "--to"},
 		{[]string{"--from", "x"}, "invalid value"},
-		{[]string{"--anchor", "0x12"}, "--anchor"},
+		{[]string{"--anchor", "12:0x34"}, "--anchor"},
 		{[]string{"--concurrency", "0"}, "at least 1"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	}

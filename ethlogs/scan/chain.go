@@ -6,26 +6,51 @@ import (
 	"fmt"
 
 	"github.com/chainsieve/chainsieve/ethlogs"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 )
 
-// chain brings the index up to the anchor block and checks that the block
-// there is the anchor: every indexed header links to the next, so this
-// proves the whole indexed chain below it.
+// chain brings the index up to the anchor block, or to To where the range
+// ends after it, and checks that the block there is the anchor: every
+// indexed header links to the next, so this proves the whole indexed chain
+// below it, and links the blocks after it forward to it. Those must also
+// lead to the node's block at To (see checkTip).
 //
 // An index that does not lead to the anchor (a reorganisation since it was
 // built, or headers an earlier node made up) is cut back and rebuilt: first
-// from From, then from its first block; only then is a mismatch an error.
+// after the anchor (a reorganised unfinalized tail), then from the scan's
+// lowest block, then from its first block; only then is a mismatch an
+// error.
 func (s *scanner) chain(ctx context.Context) error {
-	cuts := []uint64{s.stats.From, s.x.First()}
-	for attempt := 0; ; attempt++ {
+	cuts := []uint64{s.low(), s.x.First()}
+	tailCut := false
+	for {
 		err := s.extend(ctx)
 		if err == nil {
 			err = s.checkAnchor()
 		}
-		if err == nil || attempt == len(cuts) || !errors.Is(err, errMismatch) {
+		if err == nil {
+			err = s.checkTip()
+		}
+		if err == nil || !errors.Is(err, errMismatch) {
 			return err
 		}
-		if err := s.x.Truncate(cuts[attempt]); err != nil {
+		var cut uint64
+		switch {
+		case !tailCut && s.holdsAnchor():
+			// The node may have reorganised since the range was resolved:
+			// its block at To is asked again.
+			cut, tailCut = s.stats.AnchorNumber+1, true
+			if s.tip != nil {
+				if s.tip, err = s.fetchBlock(ctx, hexutil.Uint64(s.stats.To), s.stats.To); err != nil {
+					return err
+				}
+			}
+		case len(cuts) > 0:
+			cut, cuts = cuts[0], cuts[1:]
+		default:
+			return err
+		}
+		if err := s.x.Truncate(cut); err != nil {
 			return fmt.Errorf("scan: %w", err)
 		}
 	}
@@ -52,7 +77,7 @@ func (s *scanner) checkAnchor() error {
 // extend fetches the headers from the index's head to the anchor and
 // appends them; the first must link to the head.
 func (s *scanner) extend(ctx context.Context) error {
-	first, top := s.x.First()+s.x.Len(), s.stats.AnchorNumber
+	first, top := s.x.First()+s.x.Len(), max(s.stats.AnchorNumber, s.stats.To)
 	s.stats.HeadersIndexed = 0
 	if lo := max(s.stats.From, s.x.First()); first > lo {
 		s.stats.HeadersIndexed = min(first, s.stats.To+1) - min(lo, s.stats.To+1)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/chainsieve/chainsieve/ethlogs"
+	"github.com/chainsieve/chainsieve/ethlogs/beacon"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 )
@@ -50,11 +51,21 @@ type Config struct {
 	// semantics. Its block fields are ignored: From and To bound the scan.
 	Query ethlogs.Query
 	From  uint64
-	To    *uint64 // nil: the anchor block
-	// Anchor is the hash of the block the header chain is verified back
-	// from, at or above To. Nil: the tip the node reports, which is then
-	// only as trustworthy as the node.
-	Anchor *common.Hash
+	To    *uint64 // nil: the node's tip (latest)
+	// FromBlock and ToBlock, when set, replace From and To with a number,
+	// a tag or a tag less N ("latest-10"), resolved by the node at the
+	// start ([ParseBlock]). Where the anchor is finalized, "finalized" is
+	// the anchor.
+	FromBlock, ToBlock *Block
+	// Anchor chooses the block the header chain is verified from, and who
+	// vouches for it ([Anchor]); the zero value is the node's finalized
+	// block, or its tip where it reports none. Blocks of the range after
+	// it are verified as a chain linked forward to it.
+	Anchor Anchor
+	// TrustTxHashes passes each log's transactionHash on as the node's
+	// receipts give it. By default the transactions of every block with
+	// matching logs are fetched and proven against its transactionsRoot.
+	TrustTxHashes bool
 	// IndexDir holds the persistent header indexes, one directory per
 	// chain (named by its genesis hash) and per first block; see
 	// [DefaultIndexDir].
@@ -96,10 +107,17 @@ type Stats struct {
 	From, To       uint64 // the range searched in this run
 	AnchorNumber   uint64
 	AnchorHash     common.Hash
-	AnchorFromNode bool   // the anchor is the node's tip, not given
-	Resumed        bool   // From is one past a checkpoint
-	ResumedLogs    uint64 // logs written before the checkpoint
-	Index          string // the index directory used
+	AnchorFromNode bool         // the node chose the anchor (a tag, a number, or no anchor given)
+	AnchorSource   AnchorSource // where the anchor came from
+	AnchorNote     string       // with NodeTip: the node's answer for its finalized block, escaped
+	Beacon         *beacon.Finalized
+	Confirmations  []Confirmation // one per Anchor.Confirm endpoint, in order
+	// Unfinalized is the number of blocks of the range after the anchor:
+	// linked to it by parent hashes, not covered by its finality.
+	Unfinalized, UnfinalizedLogs uint64
+	Resumed                      bool   // From is one past a checkpoint
+	ResumedLogs                  uint64 // logs written before the checkpoint
+	Index                        string // the index directory used
 
 	HeadersFetched uint64 // headers fetched and verified in this run
 	HeadersIndexed uint64 // headers of the range taken from the index
@@ -107,6 +125,8 @@ type Stats struct {
 	Matched        uint64 // blocks with at least one matching log
 	Logs           uint64 // logs emitted in this run
 	PerTransaction bool   // receipts came one transaction at a time
+	TxProven       uint64 // blocks whose transactions proved their logs' transactionHash
+	TxBytes        int64  // JSON of those transactions, part of ReceiptBytes
 
 	HeaderBytes, ReceiptBytes int64 // JSON received in each phase
 	Requests, Calls, Retries  int64

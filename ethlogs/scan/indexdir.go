@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/chainsieve/chainsieve/ethlogs/index"
+	"github.com/ethereum/go-ethereum/common"
 )
 
 // DefaultIndexDir returns where indexes live unless told otherwise:
@@ -21,13 +22,20 @@ func DefaultIndexDir() (string, error) {
 	return filepath.Join(dir, "chainsieve", "eth-index"), nil
 }
 
+// chainDirOf is the directory of a chain's indexes, named by the first 8
+// bytes of its genesis hash.
+func (s *scanner) chainDirOf(genesis common.Hash) string {
+	return filepath.Join(s.cfg.IndexDir, genesis.Hex()[:18])
+}
+
 // openIndex opens the index that can serve the scan: in the chain's
-// directory, the one starting at or below From that reaches From (its
+// directory, the one starting at or below the scan's lowest block (From,
+// or the anchor where the range starts after it) that reaches it (its
 // blocks are contiguous, so it must), the highest such; otherwise a new
-// one starting at From. Indexes are directories named by their first
-// block.
+// one starting there. Indexes are directories named by their first block.
 func (s *scanner) openIndex() error {
-	s.chainDir = filepath.Join(s.cfg.IndexDir, s.stats.Genesis.Hex()[:18])
+	s.chainDir = s.chainDirOf(s.stats.Genesis)
+	low := s.low()
 	if err := os.MkdirAll(s.chainDir, 0o755); err != nil {
 		return fmt.Errorf("scan: %w", err)
 	}
@@ -37,7 +45,7 @@ func (s *scanner) openIndex() error {
 	}
 	var firsts []uint64
 	for _, e := range entries {
-		if n, err := strconv.ParseUint(e.Name(), 10, 64); err == nil && e.IsDir() && n <= s.stats.From {
+		if n, err := strconv.ParseUint(e.Name(), 10, 64); err == nil && e.IsDir() && n <= low {
 			firsts = append(firsts, n)
 		}
 	}
@@ -47,15 +55,15 @@ func (s *scanner) openIndex() error {
 		if err != nil {
 			continue // a broken index is left alone; a new one takes over
 		}
-		if first+x.Len() >= s.stats.From {
+		if first+x.Len() >= low {
 			s.x, s.stats.Index = x, s.indexPath(first)
 			return nil
 		}
 		x.Close()
 	}
-	path := s.indexPath(s.stats.From)
+	path := s.indexPath(low)
 	os.RemoveAll(path) // a broken index at the same place
-	x, err := index.Create(path, s.stats.From)
+	x, err := index.Create(path, low)
 	if err != nil {
 		return fmt.Errorf("scan: %w", err)
 	}

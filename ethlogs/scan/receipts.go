@@ -50,6 +50,9 @@ func (s *scanner) receipts(ctx context.Context) error {
 					s.stats.Matched++
 					logs = append(logs, f.logs...)
 				}
+				if f.number > s.stats.AnchorNumber {
+					s.stats.UnfinalizedLogs += uint64(len(f.logs))
+				}
 			}
 			if len(logs) > 0 {
 				if err := s.cfg.Emit(logs); err != nil {
@@ -118,6 +121,7 @@ func (s *scanner) fetchReceipts(ctx context.Context, blocks []candidate) ([]foun
 		return s.fetchReceipts(ctx, blocks)
 	}
 	out := make([]found, len(blocks))
+	var withLogs []matched
 	for i, c := range blocks {
 		b, rs, err := s.blockReceipts(ctx, c, calls, at[i])
 		if err != nil {
@@ -128,8 +132,11 @@ func (s *scanner) fetchReceipts(ctx context.Context, blocks []candidate) ([]foun
 			return nil, fmt.Errorf("scan: %w", err)
 		}
 		out[i] = found{c.number, logs}
+		if len(logs) > 0 && s.cfg.Mode != None && !s.cfg.TrustTxHashes {
+			withLogs = append(withLogs, matched{b, rs, logs})
+		}
 	}
-	return out, nil
+	return out, s.proveTxHashes(ctx, withLogs)
 }
 
 // blockReceipts decodes the header and receipts of one block of a batch,

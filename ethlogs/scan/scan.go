@@ -3,7 +3,6 @@ package scan
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync/atomic"
 	"time"
 
@@ -27,6 +26,10 @@ type scanner struct {
 	splits                     atomic.Int64
 
 	known      map[uint64]*block // candidates' headers fetched by this run
+	tags       map[Tag]*block    // the node's tagged blocks, asked once
+	tip        *block            // the node's block at To, when To is after the anchor
+	txBytes    atomic.Int64
+	txProven   atomic.Uint64
 	x          *index.Index
 	chainDir   string
 	checkpoint string // file, "" when not resuming
@@ -51,6 +54,7 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	s.stats.Requests, s.stats.Calls, s.stats.Retries = s.counters()
 	s.stats.Splits = s.splits.Load()
 	s.stats.PerTransaction = s.perTx.Load()
+	s.stats.TxProven, s.stats.TxBytes = s.txProven.Load(), s.txBytes.Load()
 	s.stats.Elapsed = time.Since(s.began)
 	return s.stats, err
 }
@@ -61,6 +65,9 @@ func newScanner(cfg Config) (*scanner, error) {
 	}
 	q := ethlogs.Query{Addresses: cfg.Query.Addresses, Topics: cfg.Query.Topics}
 	if err := q.Validate(); err != nil {
+		return nil, err
+	}
+	if err := cfg.Anchor.validate(); err != nil {
 		return nil, err
 	}
 	cfg.Query = q
@@ -111,39 +118,24 @@ func (s *scanner) run(ctx context.Context) error {
 	return s.finishCheckpoint()
 }
 
-// resolve finds the chain (its genesis hash names the index), the anchor
-// and the range.
+// resolve finds the chain (its genesis hash names the index), the anchor,
+// its confirmations and the range.
 func (s *scanner) resolve(ctx context.Context) error {
 	genesis, err := s.headerBlock(ctx, "eth_getBlockByNumber", hexutil.Uint64(0), 0)
 	if err != nil {
 		return err
 	}
 	s.stats.Genesis = genesis.hash
-	var anchor *block
-	if s.cfg.Anchor != nil {
-		anchor, err = s.headerBlock(ctx, "eth_getBlockByHash", *s.cfg.Anchor, anyNumber)
-		if err == nil && anchor.hash != *s.cfg.Anchor {
-			err = fmt.Errorf("scan: %w", blockError(anchor.header.Number.Uint64(), *s.cfg.Anchor, ethlogs.ErrHeaderHash, "asked for the anchor, the node answered with block %s", anchor.hash))
-		}
-	} else {
-		anchor, err = s.headerBlock(ctx, "eth_getBlockByNumber", "latest", anyNumber)
-		s.stats.AnchorFromNode = true
-	}
+	anchor, err := s.anchor(ctx)
 	if err != nil {
 		return err
 	}
 	s.stats.AnchorNumber, s.stats.AnchorHash = anchor.header.Number.Uint64(), anchor.hash
-	s.stats.From, s.stats.To = s.cfg.From, s.stats.AnchorNumber
-	if s.cfg.To != nil {
-		s.stats.To = *s.cfg.To
+	s.stats.AnchorFromNode = s.stats.AnchorSource <= NodeBlock
+	if err := s.confirm(ctx, anchor); err != nil {
+		return err
 	}
-	if s.stats.To > s.stats.AnchorNumber {
-		return fmt.Errorf("scan: the range ends at block %d, above the anchor, block %d", s.stats.To, s.stats.AnchorNumber)
-	}
-	if s.stats.From > s.stats.To {
-		return fmt.Errorf("scan: the range starts at block %d, after its end, block %d", s.stats.From, s.stats.To)
-	}
-	return nil
+	return s.resolveRange(ctx)
 }
 
 // anchorHash is the hash block AnchorNumber must have.

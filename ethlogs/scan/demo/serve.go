@@ -20,11 +20,17 @@ import (
 type Chain struct {
 	URL       string // JSON-RPC over HTTP on 127.0.0.1
 	Head      uint64 // number of the last block
+	Finalized uint64 // number of the block the node reports finalized: Head − FinalityDepth
 	Genesis   common.Hash
 	Contracts Contracts
 
 	stack *node.Node
 }
+
+// FinalityDepth is how far the demo node's finalized block trails its
+// head: 32 blocks, two epochs of one-block slots, as on mainnet where
+// finality trails the head by two to three epochs.
+const FinalityDepth = 32
 
 // Start builds the demo chain with the given number of blocks after
 // genesis ([DefaultBlocks] for the CLI's) and serves it on a port of
@@ -62,7 +68,13 @@ func Start(blocks int) (*Chain, error) {
 		stack.Close()
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	c := &Chain{URL: stack.HTTPEndpoint(), Head: uint64(blocks), Genesis: backend.BlockChain().Genesis().Hash(), Contracts: contracts, stack: stack}
+	// Finality as a consensus client would report it: the head is safe,
+	// and finality trails it by FinalityDepth blocks (two epochs).
+	bc := backend.BlockChain()
+	finalized := uint64(max(blocks-FinalityDepth, 0))
+	bc.SetFinalized(bc.GetHeaderByNumber(finalized))
+	bc.SetSafe(bc.CurrentBlock())
+	c := &Chain{URL: stack.HTTPEndpoint(), Head: uint64(blocks), Finalized: finalized, Genesis: bc.Genesis().Hash(), Contracts: contracts, stack: stack}
 	return c, c.waitHTTP()
 }
 
