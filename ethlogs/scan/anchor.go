@@ -49,8 +49,8 @@ type AnchorSource int
 
 const (
 	NodeTip       AnchorSource = iota // no anchor given, and the node reports no finalized block
-	NodeFinalized                     // no anchor given: the node's finalized block
-	NodeBlock                         // Anchor.Block by tag or number: the node's word
+	NodeFinalized                     // the node's finalized block: no anchor given, or the tag finalized
+	NodeBlock                         // Anchor.Block by another tag, a tag less N, or a number: the node's word
 	GivenHash                         // Anchor.Block by hash: the caller's word
 	BeaconChain                       // Anchor.Beacon: proven by the beacon chain's sync committee
 )
@@ -105,6 +105,9 @@ func (s *scanner) anchor(ctx context.Context) (*block, error) {
 			return nil, fmt.Errorf("scan: %w", blockError(n, b.hash, ethlogs.ErrHeaderHash, "the anchor %s is block %d, not %d", b.hash, n, a.Block.Number))
 		}
 		return b, nil
+	case a.Block.Tag == Finalized && a.Block.Number == 0:
+		s.stats.AnchorSource = NodeFinalized
+		return s.tagged(ctx, Finalized)
 	default:
 		s.stats.AnchorSource = NodeBlock
 		return s.resolveBlock(ctx, a.Block)

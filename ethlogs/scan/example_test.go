@@ -43,11 +43,11 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("blocks %d to %d, anchored at the tip: %t\n", st.From, st.To, st.AnchorFromNode)
+	fmt.Printf("blocks %d to %d, anchored at the node's finalized block %d\n", st.From, st.To, st.AnchorNumber)
 	fmt.Printf("%d bloom candidates, %d blocks with matches, %d logs\n", st.Candidates, st.Matched, st.Logs)
 	fmt.Printf("first: block %d, transaction %d, log %d\n", first.BlockNumber, first.TxIndex, first.Index)
 	// Output:
-	// blocks 0 to 300, anchored at the tip: true
+	// blocks 0 to 300, anchored at the node's finalized block 268
 	// 65 bloom candidates, 61 blocks with matches, 70 logs
 	// first: block 14, transaction 0, log 0
 }

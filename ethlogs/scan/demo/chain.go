@@ -48,9 +48,9 @@ func genesis(from common.Address) *core.Genesis {
 		Difficulty: big.NewInt(0), BaseFee: big.NewInt(params.InitialBaseFee)}
 }
 
-// generate builds the chain: contracts in block 1, then blocks of zero to
-// three transactions each.
-func generate(blocks int) (*core.Genesis, []*types.Block, Contracts, error) {
+// generate builds the chain: contracts in block 1, then blocks of perBlock
+// transactions each, or zero to three where perBlock is 0.
+func generate(blocks, perBlock int) (*core.Genesis, []*types.Block, Contracts, error) {
 	key, _ := crypto.HexToECDSA("6f1d0a8e5c3b2a4f9e8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a392817")
 	b := &builder{key: key, from: crypto.PubkeyToAddress(key.PublicKey), r: rand.New(rand.NewPCG(2026, 6))}
 	gspec := genesis(b.from)
@@ -64,7 +64,11 @@ func generate(blocks int) (*core.Genesis, []*types.Block, Contracts, error) {
 			err = b.deploy(g)
 			return
 		}
-		for range b.r.IntN(4) {
+		n := perBlock
+		if n == 0 {
+			n = b.r.IntN(4)
+		}
+		for range n {
 			if err = b.event(g); err != nil {
 				return
 			}

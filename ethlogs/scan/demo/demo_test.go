@@ -5,11 +5,11 @@ import "testing"
 // TestDeterministic builds the chain twice: every block hash must repeat,
 // so that indexes built on one machine hold on another.
 func TestDeterministic(t *testing.T) {
-	_, a, ca, err := generate(40)
+	_, a, ca, err := generate(40, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, b, cb, err := generate(40)
+	_, b, cb, err := generate(40, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
