@@ -106,10 +106,10 @@ func TestScanAnchors(t *testing.T) {
 	h150 := demoHash(t, c, 150)
 	tests := []struct {
 		from, to, anchor string // "": not set
-		wantFrom, wantTo     uint64
-		wantAnchor           uint64
-		source               scan.AnchorSource
-		wantErr              string
+		wantFrom, wantTo uint64
+		wantAnchor       uint64
+		source           scan.AnchorSource
+		wantErr          string
 	}{
 		{"", "", "", 0, c.Head, c.Finalized, scan.NodeFinalized, ""},
 		{"", "finalized", "", 0, c.Finalized, c.Finalized, scan.NodeFinalized, ""},
