@@ -89,6 +89,8 @@ func (a *anchorFlags) check(rpc string) error {
 		}
 	}
 	switch {
+	case a.from != nil && a.to != nil && a.from.Tag == "" && a.to.Tag == "" && a.from.Number > a.to.Number:
+		return fmt.Errorf("--from %d is after --to %d", a.from.Number, a.to.Number)
 	case a.confirmMin < 0 || a.confirmMin > len(a.confirm):
 		return fmt.Errorf("--confirm-min %d: there are %d --confirm-rpc endpoints", a.confirmMin, len(a.confirm))
 	case a.beaconAPI == "" && (a.checkpoint != "" || a.beaconChain != "" || a.beaconConfig != ""):
@@ -229,7 +231,10 @@ func (a *anchorFlags) startDemoBeacon(ctx context.Context, e *env, chain *demo.C
 	if err != nil {
 		return nil, err
 	}
-	bc, err := beacontest.NewChain(beacontest.Options{Finalized: fin, Head: head})
+	// Two sync committee periods, so that the light client verifies a
+	// committee handover, with a fork at the finality update's signature,
+	// so that it signs in the fork the spec says.
+	bc, err := beacontest.NewChain(beacontest.Options{Finalized: fin, Head: head, Periods: 2, ForkBoundary: true})
 	if err != nil {
 		return nil, err
 	}
@@ -267,8 +272,17 @@ func printAnchor(w io.Writer, cfg scan.Config, st scan.Stats) {
 		fmt.Fprintf(w, "  %d of %d --confirm-rpc endpoints agree (%d required)\n", agree, len(st.Confirmations), need)
 	}
 	if st.Unfinalized > 0 {
-		fmt.Fprintf(w, "blocks %d to %d are after the anchor: linked forward to it by parent hashes, unfinalized (the node's chain now; a reorganisation can replace them)\n", st.AnchorNumber+1, st.To)
+		fmt.Fprintf(w, "blocks %d to %d are after the anchor: linked forward to it by parent hashes, %s\n", st.AnchorNumber+1, st.To, afterAnchor(st))
 	}
+}
+
+// afterAnchor says what the blocks after the anchor are: unfinalized
+// where the anchor is the finalized block, else merely not covered by it.
+func afterAnchor(st scan.Stats) string {
+	if st.AnchorSource == scan.NodeFinalized || st.AnchorSource == scan.BeaconChain {
+		return "unfinalized: the node's chain now, which a reorganisation can still replace"
+	}
+	return "not covered by the anchor: the node's chain now"
 }
 
 func anchorSource(cfg scan.Config, st scan.Stats) string {
@@ -287,15 +301,15 @@ func anchorSource(cfg scan.Config, st scan.Stats) string {
 	if f == nil {
 		return "from the beacon chain"
 	}
-	return fmt.Sprintf("finalized by the beacon chain at slot %d (block root %s, %s, %s ago): signed by %d of 512 sync committee members, %d committee updates verified from checkpoint %s (slot %d); the node's header hashes to it and matches every proven payload field",
-		f.Slot, f.Root.Hex(), f.Fork, time.Since(f.Time).Round(time.Second), f.Signers, f.Updates, f.Checkpoint.Hex(), f.CheckpointSlot)
+	return fmt.Sprintf("finalized by the beacon chain at slot %d (block root %s, %s, %s ago): signed by %d of 512 sync committee members, from checkpoint %s (slot %d) through %d sync committee update(s); the node's header hashes to it and matches every proven payload field",
+		f.Slot, f.Root.Hex(), f.Fork, time.Since(f.Time).Round(time.Second), f.Signers, f.Checkpoint.Hex(), f.CheckpointSlot, f.Updates)
 }
 
 // printAnchorSummary ends the summary with what is not covered by the
 // anchor and how transaction hashes were proven.
 func printAnchorSummary(w io.Writer, cfg scan.Config, st scan.Stats) {
 	if st.Unfinalized > 0 {
-		fmt.Fprintf(w, "unfinalized: blocks %d to %d, %d of the logs printed; linked to the anchor, not final\n", st.AnchorNumber+1, st.To, st.UnfinalizedLogs)
+		fmt.Fprintf(w, "after the anchor: blocks %d to %d, %d of the logs printed; %s\n", st.AnchorNumber+1, st.To, st.UnfinalizedLogs, afterAnchor(st))
 	}
 	switch {
 	case cfg.Mode == scan.None:

@@ -209,8 +209,8 @@ func decodeAnyBlock(raw json.RawMessage, want uint64) (*block, error) {
 // resolveRange sets the range from From and To or FromBlock and ToBlock,
 // and, when it ends after the anchor, the node's block at its end: the
 // blocks between are linked forward from the anchor and must lead to it.
-func (s *scanner) resolveRange(ctx context.Context) error {
-	from, err := s.rangeEnd(ctx, s.cfg.FromBlock, s.cfg.From)
+func (s *scanner) resolveRange(ctx context.Context, anchor uint64) error {
+	from, err := s.rangeEnd(ctx, s.cfg.FromBlock, s.cfg.From, anchor)
 	if err != nil {
 		return err
 	}
@@ -222,29 +222,29 @@ func (s *scanner) resolveRange(ctx context.Context) error {
 	case toBlock == nil:
 		toBlock = &Block{Tag: Latest}
 	}
-	if to, err = s.rangeEnd(ctx, toBlock, to); err != nil {
+	if to, err = s.rangeEnd(ctx, toBlock, to, anchor); err != nil {
 		return err
 	}
 	if from > to {
 		return fmt.Errorf("scan: the range starts at block %d, after its end, block %d", from, to)
 	}
-	s.stats.From, s.stats.To = from, to
-	if to <= s.stats.AnchorNumber {
+	if to <= anchor {
+		s.stats.From, s.stats.To = from, to
 		return nil
 	}
-	s.stats.Unfinalized = to - s.stats.AnchorNumber
 	if b := s.tags[Latest]; b != nil && b.header.Number.Uint64() == to {
 		s.tip = b
-		return nil
+	} else if s.tip, err = s.fetchBlock(ctx, hexutil.Uint64(to), to); err != nil {
+		return err
 	}
-	s.tip, err = s.fetchBlock(ctx, hexutil.Uint64(to), to)
-	return err
+	s.stats.From, s.stats.To, s.stats.Unfinalized = from, to, to-anchor
+	return nil
 }
 
 // rangeEnd resolves one end of the range: b if set, else n. Where the
 // anchor is finalized, "finalized" is the anchor itself, whatever the node
 // now says.
-func (s *scanner) rangeEnd(ctx context.Context, b *Block, n uint64) (uint64, error) {
+func (s *scanner) rangeEnd(ctx context.Context, b *Block, n, anchor uint64) (uint64, error) {
 	switch {
 	case b == nil:
 		return n, nil
@@ -253,10 +253,10 @@ func (s *scanner) rangeEnd(ctx context.Context, b *Block, n uint64) (uint64, err
 	case b.Tag == "":
 		return b.Number, nil
 	case b.Tag == Finalized && s.stats.AnchorSource.finalizes():
-		if b.Number > s.stats.AnchorNumber {
-			return 0, fmt.Errorf("scan: %s: the finalized block is %d", b, s.stats.AnchorNumber)
+		if b.Number > anchor {
+			return 0, fmt.Errorf("scan: %s: the finalized block is %d", b, anchor)
 		}
-		return s.stats.AnchorNumber - b.Number, nil
+		return anchor - b.Number, nil
 	}
 	r, err := s.resolveBlock(ctx, b)
 	if err != nil {

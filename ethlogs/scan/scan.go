@@ -130,12 +130,17 @@ func (s *scanner) resolve(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s.stats.AnchorNumber, s.stats.AnchorHash = anchor.header.Number.Uint64(), anchor.hash
-	s.stats.AnchorFromNode = s.stats.AnchorSource <= NodeBlock
 	if err := s.confirm(ctx, anchor); err != nil {
 		return err
 	}
-	return s.resolveRange(ctx)
+	if err := s.resolveRange(ctx, anchor.header.Number.Uint64()); err != nil {
+		return err
+	}
+	// Set last: a summary is printed only for a scan whose anchor and
+	// range were known.
+	s.stats.AnchorNumber, s.stats.AnchorHash = anchor.header.Number.Uint64(), anchor.hash
+	s.stats.AnchorFromNode = s.stats.AnchorSource <= NodeBlock
+	return nil
 }
 
 // anchorHash is the hash block AnchorNumber must have.
