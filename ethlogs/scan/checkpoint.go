@@ -29,7 +29,11 @@ func (s *scanner) loadCheckpoint() {
 		return
 	}
 	q, _ := json.Marshal(s.cfg.Query)
-	sum := sha256.Sum256([]byte(s.cfg.Resume + "\x00" + string(q) + "\x00" + strconv.FormatUint(s.cfg.From, 10) + "\x00" + s.cfg.Mode.String()))
+	from := strconv.FormatUint(s.cfg.From, 10)
+	if s.cfg.FromBlock != nil {
+		from = s.cfg.FromBlock.String() // "latest-10" resumes as itself
+	}
+	sum := sha256.Sum256([]byte(s.cfg.Resume + "\x00" + string(q) + "\x00" + from + "\x00" + s.cfg.Mode.String()))
 	s.key = hex.EncodeToString(sum[:12])
 	s.checkpoint = filepath.Join(s.chainDir, "resume-"+s.key+".json")
 	if s.cfg.Restart {
@@ -37,7 +41,7 @@ func (s *scanner) loadCheckpoint() {
 	}
 	data, err := os.ReadFile(s.checkpoint)
 	var c checkpoint
-	if err != nil || json.Unmarshal(data, &c) != nil || c.Key != s.key || c.Through < s.cfg.From {
+	if err != nil || json.Unmarshal(data, &c) != nil || c.Key != s.key || c.Through < s.stats.From {
 		return
 	}
 	if c.Through >= s.stats.To {

@@ -5,32 +5,38 @@
 //
 // [Run] works in two passes:
 //
-//  1. Headers. It fetches the headers from the end of the persistent index
+//  1. Headers. It finds the anchor ([Anchor]: the node's finalized block
+//     by default, a block the caller gives, or one a beacon light client
+//     proves finalized, optionally confirmed by other endpoints), then
+//     fetches the headers from the end of the persistent index
 //     ([ethlogs/index], one per chain and first block under
-//     [Config.IndexDir]) up to the anchor block, in batched JSON-RPC
-//     requests (eth_getHeaderByNumber where the node has it, else
-//     eth_getBlockByNumber(n, false)) with several requests in flight,
-//     checks that each header's fields hash to the hash the node claims
-//     and that it links to its parent, appends it to the index, and
-//     finally checks that the block at the anchor's height is the anchor.
-//     Every header of the range is then as trusted as the anchor.
+//     [Config.IndexDir]) up to the anchor or the end of the range, in
+//     batched JSON-RPC requests (eth_getHeaderByNumber where the node has
+//     it, else eth_getBlockByNumber(n, false)) with several requests in
+//     flight, checks that each header's fields hash to the hash the node
+//     claims and that it links to its parent, appends it to the index, and
+//     finally checks that the block at the anchor's height is the anchor
+//     (and the block at the range's end, where it is after the anchor, the
+//     node's). Every header up to the anchor is then as trusted as the
+//     anchor; those after it form a chain linked forward to it, counted in
+//     [Stats].Unfinalized.
 //  2. Receipts. The index gives the blocks whose logsBloom passes the
 //     compiled query ([ethlogs.Matcher]); for those only, it fetches
 //     eth_getBlockReceipts (one eth_getTransactionReceipt per transaction
 //     where the node lacks it), verifies them with
-//     [ethlogs.VerifyReceipts] against the trusted header, and hands the
-//     logs that match exactly, in eth_getLogs order and JSON shape, to
-//     [Config.Emit].
+//     [ethlogs.VerifyReceipts] against the trusted header, fetches the
+//     transactions of the blocks with matches and verifies them with
+//     [ethlogs.VerifyTransactions], and hands the logs that match exactly,
+//     in eth_getLogs order and JSON shape, to [Config.Emit].
 //
 // What is proven: the receipts root commits to every receipt's status,
 // gas, bloom and logs (address, topics, data), and the header bloom is
 // checked to be the union of the logs' blooms, so a block skipped on its
 // bloom has no matching log. Block number, hash and time, transaction and
-// log indexes are set from the verified header and the receipts' order.
-// What is not: transactionHash is not covered by the receipts root (it
-// needs the block's transactions against transactionsRoot) and is passed
-// on as the node gave it. The anchor, unless [Config.Anchor] pins it, is
-// the tip the node reports and is only as trustworthy as the node.
+// log indexes are set from the verified header and the receipts' order;
+// transactionHash from the transactions proven by transactionsRoot
+// (unless [Config.TrustTxHashes]). What is not: the anchor itself, beyond
+// what its source vouches for (docs/eth-scan.md has a trust table).
 //
 // Modes ([Mode]): [Full] (the default), [BloomUntrusted] for chains whose
 // header blooms have been wrong (every block's receipts are fetched and

@@ -28,8 +28,8 @@ type Chain struct {
 }
 
 // FinalityDepth is how far the demo node's finalized block trails its
-// head: 32 blocks, two epochs of one-block slots, as on mainnet where
-// finality trails the head by two to three epochs.
+// head: 32 blocks, one epoch of slots (on mainnet finality trails the head
+// by two to three epochs; geth --dev finalizes in steps of 32 blocks).
 const FinalityDepth = 32
 
 // Start builds the demo chain with the given number of blocks after
@@ -79,7 +79,7 @@ func StartDense(blocks, txs int) (*Chain, error) {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
 	// Finality as a consensus client would report it: the head is safe,
-	// and finality trails it by FinalityDepth blocks (two epochs).
+	// and finality trails it by FinalityDepth blocks.
 	bc := backend.BlockChain()
 	finalized := uint64(max(blocks-FinalityDepth, 0))
 	bc.SetFinalized(bc.GetHeaderByNumber(finalized))
