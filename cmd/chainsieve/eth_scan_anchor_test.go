@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/chainsieve/chainsieve/ethlogs/beacon/beacontest"
@@ -67,6 +68,19 @@ func TestEthScanAnchorUsage(t *testing.T) {
 	}
 }
 
+// anchorDemo is one demo node for the tests of this file that scan it by
+// --rpc: read-only, built once.
+var anchorDemo = sync.OnceValues(func() (*demo.Chain, error) { return demo.Start(demo.DefaultBlocks) })
+
+func sharedDemo(t *testing.T) *demo.Chain {
+	t.Helper()
+	c, err := anchorDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 var (
 	portRE  = regexp.MustCompile(`127\.0\.0\.1:\d+`)
 	indexRE = regexp.MustCompile(`index \S+`)
@@ -93,11 +107,7 @@ func trustLines(stderr string) string {
 // on the demo chain (head 300, finalized 268): the logs, and the lines
 // that say which block is trusted, why, and what comes after it.
 func TestEthScanAnchorGolden(t *testing.T) {
-	c, err := demo.Start(demo.DefaultBlocks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := sharedDemo(t)
 	var h268 struct{ Hash common.Hash }
 	if err := scan.NewClient(c.URL).Call(t.Context(), &h268, "eth_getBlockByNumber", "0x10c", false); err != nil {
 		t.Fatal(err)
@@ -166,7 +176,7 @@ func TestEthScanBeaconDemo(t *testing.T) {
 	}
 	lies := beacontest.Lies()
 	if testing.Short() {
-		lies = []beacontest.Lie{beacontest.RolledBack}
+		lies = nil // package scan's TestScanBeaconAnchor tells a lie through the API
 	}
 	for _, lie := range lies {
 		dir := t.TempDir() // stale: a fresh state, so that freshness, not rollback, catches it
@@ -211,11 +221,10 @@ func writeBeaconConfig(t *testing.T, bc *beacontest.Chain) string {
 // first run takes --checkpoint, the next finds it in the index directory;
 // another network's configuration then fails on the state file.
 func TestEthScanBeaconAPI(t *testing.T) {
-	c, err := demo.Start(demo.DefaultBlocks)
-	if err != nil {
-		t.Fatal(err)
+	if testing.Short() {
+		t.Skip("package scan tests the same without the CLI")
 	}
-	defer c.Close()
+	c := sharedDemo(t)
 	var fin, head types.Header
 	client := scan.NewClient(c.URL)
 	if err := client.Call(t.Context(), &fin, "eth_getBlockByNumber", "0x10c", false); err != nil {
@@ -260,11 +269,7 @@ func TestEthScanBeaconAPI(t *testing.T) {
 // error naming both endpoints and both hashes; an endpoint that does not
 // answer is reported and --confirm-min decides; ETH_CONFIRM_RPC is read.
 func TestEthScanConfirm(t *testing.T) {
-	c, err := demo.Start(demo.DefaultBlocks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := sharedDemo(t)
 	other := scantest.NewProxy(c.URL)
 	defer other.Close()
 	other.Rewrite(func(call scantest.Request, result json.RawMessage) json.RawMessage {
@@ -308,11 +313,10 @@ func TestEthScanConfirm(t *testing.T) {
 // the block, after printing only true logs; with --prove-tx=false the
 // forged hash is printed, as the summary warns.
 func TestEthScanForgedTxHash(t *testing.T) {
-	c, err := demo.Start(demo.DefaultBlocks)
-	if err != nil {
-		t.Fatal(err)
+	if testing.Short() {
+		t.Skip("package scan tests the same without the CLI")
 	}
-	defer c.Close()
+	c := sharedDemo(t)
 	forged := common.HexToHash("0x7a5e7a5e7a5e7a5e7a5e7a5e7a5e7a5e7a5e7a5e7a5e7a5e7a5e7a5e7a5e7a5e")
 	var block struct {
 		Hash common.Hash
