@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/beacon/params"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	gethparams "github.com/ethereum/go-ethereum/params"
 )
 
 // Anchor chooses the block a scan verifies the header chain from, and who
@@ -301,12 +302,18 @@ func (s *scanner) beaconAnchor(ctx context.Context) (*block, error) {
 // run.
 const BeaconStateFile = "beacon-state.json"
 
-// beaconChains are the networks whose beacon configuration comes with
-// go-ethereum, by execution chain id.
-var beaconChains = map[uint64]func() *params.ChainConfig{
-	1:        beacon.Mainnet,
-	11155111: beacon.Sepolia,
-	560048:   beacon.Hoodi,
+// beaconChainOf returns the beacon configuration go-ethereum ships for an
+// execution chain id (mainnet, sepolia, hoodi), or nil.
+func beaconChainOf(id *big.Int) *params.ChainConfig {
+	switch {
+	case id.Cmp(gethparams.MainnetChainConfig.ChainID) == 0:
+		return beacon.Mainnet()
+	case id.Cmp(gethparams.SepoliaChainConfig.ChainID) == 0:
+		return beacon.Sepolia()
+	case id.Cmp(gethparams.HoodiChainConfig.ChainID) == 0:
+		return beacon.Hoodi()
+	}
+	return nil
 }
 
 // beaconChain picks the beacon configuration by the node's chain id. The
@@ -326,10 +333,8 @@ func (s *scanner) beaconChain(ctx context.Context) (*params.ChainConfig, error) 
 		return nil, fmt.Errorf("scan: eth_chainId: %s", clean(err))
 	}
 	n := (*big.Int)(&id)
-	if n.IsUint64() {
-		if c := beaconChains[n.Uint64()]; c != nil {
-			return c(), nil
-		}
+	if c := beaconChainOf(n); c != nil {
+		return c, nil
 	}
 	return nil, fmt.Errorf("scan: no beacon chain configuration is known for execution chain id %s (mainnet, sepolia and hoodi are): set beacon.Config.Chain", n)
 }

@@ -19,7 +19,7 @@
 //     (and the block at the range's end, where it is after the anchor, the
 //     node's). Every header up to the anchor is then as trusted as the
 //     anchor; those after it form a chain linked forward to it, counted in
-//     [Stats].Unfinalized.
+//     [Stats.Unfinalized].
 //  2. Receipts. The index gives the blocks whose logsBloom passes the
 //     compiled query ([ethlogs.Matcher]); for those only, it fetches
 //     eth_getBlockReceipts (one eth_getTransactionReceipt per transaction
