@@ -56,6 +56,12 @@ type ethStatsScan struct {
 	Calls          int64  `json:"calls"`
 	Retries        int64  `json:"retries"`
 	Splits         int64  `json:"splits"`
+	// Blocks of the range after the anchor (linked to it, not covered by
+	// its finality) and the logs printed from them.
+	Unfinalized     uint64 `json:"unfinalized"`
+	UnfinalizedLogs uint64 `json:"unfinalizedLogs"`
+	TxProven        uint64 `json:"txProven"` // blocks whose transactions proved their logs' transactionHash
+	TxBytes         int64  `json:"txBytes"`  // JSON of those transactions, part of receiptBytes
 }
 
 // newEthStatsJSON gathers a finished (or failed) scan's measurements.
@@ -66,7 +72,8 @@ func newEthStatsJSON(cfg scan.Config, st scan.Stats, runErr error) ethStatsJSON 
 		Eth: ethStatsScan{Verify: cfg.Mode.String(), AnchorNumber: st.AnchorNumber, AnchorFromNode: st.AnchorFromNode,
 			Resumed: st.Resumed, ResumedLogs: st.ResumedLogs, HeadersFetched: st.HeadersFetched, HeadersIndexed: st.HeadersIndexed,
 			Candidates: st.Candidates, Matched: st.Matched, Logs: st.Logs, HeaderBytes: st.HeaderBytes, ReceiptBytes: st.ReceiptBytes,
-			PerTransaction: st.PerTransaction, Calls: st.Calls, Retries: st.Retries, Splits: st.Splits}}
+			PerTransaction: st.PerTransaction, Calls: st.Calls, Retries: st.Retries, Splits: st.Splits,
+			Unfinalized: st.Unfinalized, UnfinalizedLogs: st.UnfinalizedLogs, TxProven: st.TxProven, TxBytes: st.TxBytes}}
 	if st.Genesis != (common.Hash{}) {
 		j.Network, j.Eth.Genesis = st.Genesis.Hex(), st.Genesis.Hex()
 	}
