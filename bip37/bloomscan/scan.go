@@ -93,6 +93,8 @@ type scanner struct {
 	// refreshAfter, if set, forces a refresh after the blocks it names
 	// (tests).
 	refreshAfter func(height int32) bool
+
+	synced bool // Scan: the caller synced the header chain
 }
 
 // Run scans the range and returns its measurements, filled in as far as it
@@ -100,6 +102,15 @@ type scanner struct {
 // peer wrap spv.ErrMisbehaving or spv.ErrStalled and name the block.
 func Run(ctx context.Context, cfg Config) (spv.Stats, error) {
 	return newScanner(cfg).scan(ctx)
+}
+
+// Scan is [Run] on a chain already synced: it asks the peer for no
+// headers, so that a client that follows the chain itself (package
+// gcs/lightclient) sees every reorganisation first.
+func Scan(ctx context.Context, cfg Config) (spv.Stats, error) {
+	r := newScanner(cfg)
+	r.synced = true
+	return r.scan(ctx)
 }
 
 func newScanner(cfg Config) *scanner {
@@ -130,8 +141,10 @@ func (r *scanner) run(ctx context.Context) error {
 	if err := r.start(); err != nil {
 		return err
 	}
-	if err := spv.SyncHeaders(ctx, r.Session, r.Chain); err != nil {
-		return err
+	if !r.synced {
+		if err := spv.SyncHeaders(ctx, r.Session, r.Chain); err != nil {
+			return err
+		}
 	}
 	if err := r.bounds(); err != nil {
 		return err

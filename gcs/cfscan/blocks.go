@@ -3,6 +3,7 @@ package cfscan
 import (
 	"context"
 
+	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/chainsieve/chainsieve/gcs/spv"
 )
@@ -30,18 +31,14 @@ func (r *scanner) blocks(ctx context.Context, cands []candidate) error {
 // fetch runs one getdata round trip for cands. Blocks must arrive in the
 // order asked.
 func (r *scanner) fetch(ctx context.Context, cands []candidate) error {
-	gd := wire.NewMsgGetDataSizeHint(uint(len(cands)))
+	hashes := make([]chainhash.Hash, len(cands))
 	for i := range cands {
-		gd.AddInvVect(wire.NewInvVect(wire.InvTypeBlock, &cands[i].hash))
-	}
-	nonce, err := r.Session.Request(ctx, gd)
-	if err != nil {
-		return err
+		hashes[i] = cands[i].hash
 	}
 	i := 0
-	err = r.Session.Replies(ctx, nonce, func(msg wire.Message) error {
+	err := r.Source.Blocks(ctx, hashes, func(msg wire.Message) error {
 		if i == len(cands) {
-			return spv.Unexpected(r.Session, msg, "getdata")
+			return r.unexpected(cands[i-1].height, msg, "getdata")
 		}
 		switch m := msg.(type) {
 		case *wire.MsgBlock:
@@ -53,7 +50,7 @@ func (r *scanner) fetch(ctx context.Context, cands []candidate) error {
 		case *wire.MsgNotFound:
 			return r.misbehaving(cands[i].height, "notfound, though the peer served its header and filter")
 		}
-		return spv.Unexpected(r.Session, msg, "getdata")
+		return r.unexpected(cands[i].height, msg, "getdata")
 	})
 	if err == nil && i < len(cands) {
 		err = r.misbehaving(cands[i].height, "getdata for %d blocks answered with %d", len(cands), i)
@@ -73,11 +70,13 @@ func (r *scanner) block(c candidate, b *wire.MsgBlock) error {
 		return r.misbehaving(c.height, "filter: %v", err)
 	}
 	r.stats.BlocksFetched++
-	found := 0
-	for i, tx := range b.Transactions {
+	for _, tx := range b.Transactions { // all checked before any is reported
 		if err := r.inFilter(c.height, tx); err != nil {
 			return err
 		}
+	}
+	found := 0
+	for i, tx := range b.Transactions {
 		ins, outs := r.Watch.Check(tx, txids[i])
 		if len(ins)+len(outs) == 0 {
 			continue
@@ -104,7 +103,7 @@ func (r *scanner) inFilter(height int32, tx *wire.MsgTx) error {
 		if len(s) == 0 || s[0] == opReturn || r.set.Match(s) {
 			continue
 		}
-		return r.misbehaving(height, "its filter lacks the output script of %s:%d", tx.TxHash(), i)
+		return falsef(height, r.hash(height), "its filter lacks the output script of %s:%d", tx.TxHash(), i)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package cfscan
 
 import (
-	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/chainsieve/chainsieve/gcs"
 	"github.com/chainsieve/chainsieve/gcs/spv"
@@ -11,16 +10,10 @@ import (
 // height; none for signet and regtest. A scan checks every one it passes
 // (see [Config.Checkpoint]). docs/btc-checkpoints.md says where each comes
 // from; a test checks the BIP158 ones against the vector file.
-func Checkpoints(n *spv.Network) []gcs.Checkpoint {
-	switch *n.Params.GenesisHash {
-	case *chaincfg.MainNetParams.GenesisHash:
-		return mainnetFilters
-	case *chaincfg.TestNet3Params.GenesisHash:
-		return testnet3Filters
-	case *chaincfg.TestNet4Params.GenesisHash:
-		return testnet4Filters
-	}
-	return nil
+func Checkpoints(n *spv.Network) []gcs.Checkpoint { return published[n.Known()] }
+
+var published = map[*spv.Network][]gcs.Checkpoint{
+	spv.Mainnet: mainnetFilters, spv.Testnet3: testnet3Filters, spv.Testnet4: testnet4Filters,
 }
 
 // From lightninglabs/neutrino chainsync/filtercontrol.go (commit

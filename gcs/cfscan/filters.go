@@ -55,17 +55,12 @@ func (r *scanner) batch(lo, hi int32) (err error) {
 // cfilters runs one getcfilters round trip for heights lo..hi and returns
 // the blocks whose filter matched. The filters must arrive in height order.
 func (r *scanner) cfilters(ctx context.Context, lo, hi int32) ([]candidate, error) {
-	stop := r.hashes[hi-lo]
-	nonce, err := r.Session.Request(ctx, wire.NewMsgGetCFilters(wire.GCSFilterRegular, uint32(lo), &stop))
-	if err != nil {
-		return nil, err
-	}
 	var matched []candidate
 	next := lo
-	err = r.Session.Replies(ctx, nonce, func(msg wire.Message) error {
+	err := r.Source.CFilters(ctx, lo, hi, r.hashes[hi-lo], func(msg wire.Message) error {
 		m, ok := msg.(*wire.MsgCFilter)
 		if !ok || next > hi {
-			return spv.Unexpected(r.Session, msg, "getcfilters")
+			return r.unexpected(min(next, hi), msg, "getcfilters")
 		}
 		f, err := r.verify(next, m)
 		if err != nil {

@@ -64,7 +64,7 @@ func (r *scanner) filterHeaders(ctx context.Context) error {
 			return err
 		}
 		if known && msg.PrevFilterHeader != prev {
-			return r.misbehaving(lo, "cfheaders starts after filter header %s, but the chain has %s", msg.PrevFilterHeader, prev)
+			return falsef(lo, r.hash(lo), "cfheaders starts after filter header %s, but the chain has %s", msg.PrevFilterHeader, prev)
 		}
 		headers, err := gcs.CFHeaders(nil, msg)
 		if err != nil {
@@ -84,7 +84,7 @@ func (r *scanner) filterHeaders(ctx context.Context) error {
 			if !known { // what was stored since the start is as false as this
 				st.TruncateFilters(st.State().FilterBase - 1)
 			}
-			return fmt.Errorf("cfscan: %w: %w", spv.ErrMisbehaving, err)
+			return fmt.Errorf("cfscan: %w: %w: %w", ErrFalseFilterHeaders, spv.ErrMisbehaving, err)
 		}
 		known = known || n > 0
 		if err := st.AppendFilters(lo, headers); err != nil {
@@ -158,42 +158,27 @@ func (r *scanner) checkStored(st *store.Store, cp gcs.Checkpoint) error {
 		return fmt.Errorf("cfscan: checkpoint at height %d was not checked: %w", cp.Height, err)
 	}
 	if got[0] != cp.Header {
-		return fmt.Errorf("cfscan: filter header at height %d is %s, but the checkpoint has %s: %w", cp.Height, got[0], cp.Header, spv.ErrMisbehaving)
+		return fmt.Errorf("cfscan: filter header at height %d is %s, but the checkpoint has %s: %w: %w", cp.Height, got[0], cp.Header, ErrFalseFilterHeaders, spv.ErrMisbehaving)
 	}
 	return nil
 }
 
-// cfheaders runs one getcfheaders round trip for heights lo..hi and checks
-// that the reply covers exactly them.
+// cfheaders asks the source for the filter hashes of heights lo..hi and
+// checks that the reply covers exactly them.
 func (r *scanner) cfheaders(ctx context.Context, lo, hi int32) (*wire.MsgCFHeaders, error) {
 	stop, err := r.Chain.Hash(hi)
 	if err != nil {
 		return nil, err
 	}
-	nonce, err := r.Session.Request(ctx, wire.NewMsgGetCFHeaders(wire.GCSFilterRegular, uint32(lo), &stop))
-	if err != nil {
-		return nil, err
-	}
-	var got *wire.MsgCFHeaders
-	err = r.Session.Replies(ctx, nonce, func(msg wire.Message) error {
-		m, ok := msg.(*wire.MsgCFHeaders)
-		if !ok || got != nil {
-			return spv.Unexpected(r.Session, msg, "getcfheaders")
-		}
-		got = m
-		return nil
-	})
+	got, err := r.Source.CFHeaders(ctx, lo, hi, stop)
 	switch {
 	case err != nil:
 		return nil, err
 	case got == nil:
 		return nil, r.misbehaving(hi, "no answer to getcfheaders for heights %d to %d", lo, hi)
-	case got.StopHash != stop:
-		return nil, r.misbehaving(hi, "cfheaders ends at block %s", got.StopHash)
-	case got.FilterType != wire.GCSFilterRegular:
-		return nil, r.misbehaving(hi, "cfheaders for filter type %d", got.FilterType)
-	case len(got.FilterHashes) != int(hi-lo+1):
-		return nil, r.misbehaving(hi, "cfheaders holds %d filter hashes for heights %d to %d", len(got.FilterHashes), lo, hi)
+	}
+	if err := CheckCFHeaders(got, lo, hi, stop); err != nil {
+		return nil, err
 	}
 	r.stats.FilterHeaders += len(got.FilterHashes)
 	return got, nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/chainsieve/chainsieve/gcs"
 	"github.com/chainsieve/chainsieve/gcs/spv"
 )
@@ -16,6 +17,10 @@ type Config struct {
 	Session *spv.Session // the peer, which must offer wire.SFNodeCF
 	Chain   *spv.Chain   // the header chain, synced to the peer's tip first
 	Watch   *spv.Watch
+
+	// Source serves the scan's BIP157 messages; nil means Peer(Session).
+	// Run syncs the header chain from Session alone.
+	Source Source
 
 	// From and To bound the scanned heights, both included. A negative To
 	// means the tip.
@@ -48,25 +53,53 @@ type scanner struct {
 	set      gcs.Set          // a candidate block's filter, decoded
 }
 
-// Run scans the range and returns its measurements, filled in as far as it
-// came also on error. On error the session is closed: errors from the
-// peer wrap spv.ErrMisbehaving or spv.ErrStalled and name the block.
+// Run syncs the header chain from Session, then scans the range ([Scan]),
+// and returns its measurements, filled in as far as it came also on
+// error. On error the session is closed: errors from the peer wrap
+// spv.ErrMisbehaving or spv.ErrStalled and name the block
+// ([*BlockError]).
 func Run(ctx context.Context, cfg Config) (spv.Stats, error) {
 	began := time.Now()
 	r := &scanner{Config: cfg}
-	r.stats.Mode = "bip157"
-	err := r.run(ctx)
+	err := r.check(cfg.Session == nil)
+	if err == nil {
+		err = spv.SyncHeaders(ctx, r.Session, r.Chain)
+	}
+	if err == nil {
+		err = r.scan(ctx)
+	}
 	r.stats.Finish(r.Session, r.Chain, began, err)
 	return r.stats, err
 }
 
-func (r *scanner) run(ctx context.Context) error {
-	if r.Session == nil || r.Chain == nil || r.Watch == nil || r.Emit == nil {
-		return errors.New("cfscan: Config needs a Session, a Chain, a Watch and Emit")
+// Scan scans the range of a chain already synced, asking Source (or
+// Session) for filter headers, filters and blocks, and returns its
+// measurements as [Run] does. With a Session it closes it on error; a
+// Source of its own is left to its owner, along with the traffic counts.
+func Scan(ctx context.Context, cfg Config) (spv.Stats, error) {
+	began := time.Now()
+	r := &scanner{Config: cfg}
+	err := r.check(cfg.Session == nil && cfg.Source == nil)
+	if err == nil {
+		err = r.scan(ctx)
 	}
-	if err := spv.SyncHeaders(ctx, r.Session, r.Chain); err != nil {
-		return err
+	r.stats.Finish(r.Session, r.Chain, began, err)
+	return r.stats, err
+}
+
+// check refuses an incomplete Config.
+func (r *scanner) check(noPeer bool) error {
+	r.stats.Mode = "bip157"
+	if noPeer || r.Chain == nil || r.Watch == nil || r.Emit == nil {
+		return errors.New("cfscan: Config needs a Session (or for Scan a Source), a Chain, a Watch and Emit")
 	}
+	if r.Source == nil {
+		r.Source = Peer(r.Session)
+	}
+	return nil
+}
+
+func (r *scanner) scan(ctx context.Context) error {
 	if err := r.bounds(); err != nil {
 		return err
 	}
@@ -94,24 +127,31 @@ func (r *scanner) bounds() (err error) {
 	return err
 }
 
-// misbehaving returns an error about the block at height that wraps
+// misbehaving returns a *BlockError about the block at height that wraps
 // spv.ErrMisbehaving.
 func (r *scanner) misbehaving(height int32, format string, args ...any) error {
-	return fmt.Errorf("cfscan: block %s: %s: %w", r.name(height), fmt.Sprintf(format, args...), spv.ErrMisbehaving)
+	return errorf(height, r.hash(height), format, args...)
 }
 
 // blockError names the block at height in err, which already wraps
 // spv.ErrMisbehaving.
 func (r *scanner) blockError(height int32, err error) error {
-	return fmt.Errorf("cfscan: block %s: %w", r.name(height), err)
+	return &BlockError{height, r.hash(height), err}
 }
 
-// name names the block at height: its height and hash.
-func (r *scanner) name(height int32) string {
-	if hash, err := r.Chain.Hash(height); err == nil {
-		return fmt.Sprintf("%d (%s)", height, hash)
+// unexpected returns the error for msg, which does not answer request,
+// naming a reject's reason (clipped and escaped: it is the peer's text).
+func (r *scanner) unexpected(height int32, msg wire.Message, request string) error {
+	if rj, ok := msg.(*wire.MsgReject); ok {
+		return r.misbehaving(height, "the peer rejected %s: %.200q (code %v)", rj.Cmd, rj.Reason, rj.Code)
 	}
-	return fmt.Sprint(height)
+	return r.misbehaving(height, "the peer answered %s with an unexpected %s", request, msg.Command())
+}
+
+// hash returns the hash of the block at height, zero if the chain lacks it.
+func (r *scanner) hash(height int32) chainhash.Hash {
+	hash, _ := r.Chain.Hash(height)
+	return hash
 }
 
 // matches reports whether f, verified, may hold a watched script.

@@ -6,25 +6,16 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 )
 
 // Anchors returns the published anchors of n, lowest first; none for
 // regtest. docs/btc-checkpoints.md lists where each comes from.
-func Anchors(n *Network) []Anchor {
-	switch *n.Params.GenesisHash {
-	case *chaincfg.MainNetParams.GenesisHash:
-		return mainnetAnchors
-	case *chaincfg.TestNet3Params.GenesisHash:
-		return testnet3Anchors
-	case *chaincfg.TestNet4Params.GenesisHash:
-		return testnet4Anchors
-	case *chaincfg.SigNetParams.GenesisHash:
-		return signetAnchors
-	}
-	return nil
+func Anchors(n *Network) []Anchor { return publishedAnchors[n.Known()] }
+
+var publishedAnchors = map[*Network][]Anchor{
+	Mainnet: mainnetAnchors, Testnet3: testnet3Anchors, Testnet4: testnet4Anchors, Signet: signetAnchors,
 }
 
 // Mainnet and testnet3 anchors are lines of bitcoinj's checkpoint files

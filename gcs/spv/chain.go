@@ -277,6 +277,31 @@ func (c *Chain) Hashes(dst []chainhash.Hash, lo, hi int32) ([]chainhash.Hash, er
 	return c.st.Hashes(dst, lo, hi)
 }
 
+// HeightOf returns the height of the block with hash on the chain, if it
+// is among the last headers the chain keeps in memory (at least
+// [ChainConfig.Window]).
+func (c *Chain) HeightOf(hash chainhash.Hash) (int32, bool) {
+	h, ok := c.byHash[hash]
+	return h, ok
+}
+
+// Knows reports whether a header with hash follows a block [Chain.Connect]
+// can verify it after: one of the chain's last headers, or of a competing
+// branch it keeps.
+func (c *Chain) Knows(hash chainhash.Hash) bool {
+	if _, ok := c.byHash[hash]; ok {
+		return true
+	}
+	for _, b := range c.side {
+		for i := range b.links {
+			if b.links[i].hash == hash && b.fork >= c.recentLo {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (c *Chain) recentAt(height int32) (link, bool) {
 	i := height - c.recentLo
 	if height < c.recentLo || i >= int32(len(c.recent)) {

@@ -76,6 +76,19 @@ func NetworkNames() string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
+// Known returns the network of [Networks] that n is, or copies: the one
+// with n's genesis block. It returns nil for a chain chainsieve does not
+// know (Litecoin's regtest, in tests). Tables of values published per
+// network ([Anchors], cfscan's filter-header checkpoints) are keyed by it.
+func (n *Network) Known() *Network {
+	for _, k := range Networks() {
+		if *k.Params.GenesisHash == *n.Params.GenesisHash {
+			return k
+		}
+	}
+	return nil
+}
+
 // Name returns the network's name from its parameters.
 func (n *Network) Name() string { return n.Params.Name }
 

@@ -93,12 +93,15 @@ func (c *Chain) Range(from, to int32) (int32, int32, error) {
 }
 
 // Finish records what every mode measures once a scan ends, however far it
-// came, and drops the session when the scan failed.
+// came, and drops the session when the scan failed. A scan of several
+// peers passes a nil session: it counts their traffic itself.
 func (st *Stats) Finish(s *Session, c *Chain, began time.Time, err error) {
-	if err != nil {
-		s.Drop(err)
+	if s != nil {
+		if err != nil {
+			s.Drop(err)
+		}
+		st.Traffic = s.Traffic()
 	}
 	st.Headers = c.Height()
-	st.Traffic = s.Traffic()
 	st.Duration = time.Since(began)
 }

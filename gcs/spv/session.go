@@ -52,8 +52,9 @@ type Config struct {
 // A light client sends requests with [Session.Request] and reads the
 // answers with [Session.Replies]; Request follows them with a ping, and
 // because nodes answer a peer's messages in order, the pong marks the end
-// of the answer. Messages that answer nothing (inv, addr, feefilter, …)
-// are dropped on arrival. A malformed message, or a wait longer than the
+// of the answer. Block announcements (inv, and headers no request awaits)
+// are kept apart for [Session.Announced]; other messages that answer
+// nothing (addr, feefilter, …) are dropped on arrival. A malformed message, or a wait longer than the
 // timeout, drops the peer.
 //
 // Requests and replies must come from one goroutine at a time.
@@ -72,7 +73,11 @@ type Session struct {
 	failure error                       // why the session ended, if it did by our hand or a bad message
 	pending map[uint64]struct{}         // nonces of our pings not yet answered
 	awaits  map[chainhash.Hash]struct{} // transactions a Broadcast announced and awaits getdata for
+	owes    []owed                      // requests in flight that owe headers replies
 	traffic Traffic
+
+	announced Announcement  // see Announced
+	news      chan struct{} // holds a value while announced is not empty
 }
 
 // Dial connects to addr and completes the handshake (see [NewSession]).
@@ -101,7 +106,7 @@ func NewSession(ctx context.Context, conn net.Conn, cfg Config) (*Session, error
 		return nil, errors.New("spv: Config.Network is nil")
 	}
 	s := &Session{addr: conn.RemoteAddr().String(), timeout: cfg.timeout(), claims: cfg.Advertise,
-		in: make(chan wire.Message, queueLen), closed: make(chan struct{}), verack: make(chan struct{}),
+		in: make(chan wire.Message, queueLen), closed: make(chan struct{}), verack: make(chan struct{}), news: make(chan struct{}, 1),
 		pending: make(map[uint64]struct{}), traffic: newTraffic()}
 	p, err := peer.NewOutboundPeer(&peer.Config{
 		UserAgentName:       "chainsieve",
@@ -164,6 +169,21 @@ func (s *Session) UserAgent() string { return s.p.UserAgent() }
 // its version message.
 func (s *Session) StartHeight() int32 { return s.p.StartingHeight() }
 
+// Done returns a channel closed once the connection has ended, by either
+// side; [Session.Err] then says why.
+func (s *Session) Done() <-chan struct{} { return s.p.Done() }
+
+// Err returns why the session ended: the error it was dropped for, or
+// that the peer closed the connection; nil while it is open.
+func (s *Session) Err() error {
+	select {
+	case <-s.p.Done():
+		return s.gone()
+	default:
+		return s.failed()
+	}
+}
+
 // Close disconnects and waits a bounded time for btcd's peer goroutines.
 func (s *Session) Close() error {
 	s.once.Do(func() {
@@ -222,14 +242,15 @@ func (s *Session) Send(ctx context.Context, msg wire.Message) error {
 // Request sends msgs, then a ping, and counts one round trip. It returns
 // the ping's nonce for [Session.Replies].
 func (s *Session) Request(ctx context.Context, msgs ...wire.Message) (uint64, error) {
-	for _, m := range msgs {
-		s.p.QueueMessage(m, nil)
-	}
 	nonce := rand.Uint64()
 	s.mu.Lock()
 	s.pending[nonce] = struct{}{}
+	s.owe(nonce, msgs) // before the reply can come
 	s.traffic.RoundTrips++
 	s.mu.Unlock()
+	for _, m := range msgs {
+		s.p.QueueMessage(m, nil)
+	}
 	return nonce, s.Send(ctx, wire.NewMsgPing(nonce))
 }
 
@@ -263,22 +284,12 @@ func (s *Session) receive(ctx context.Context) (wire.Message, error) {
 	}
 	t := time.NewTimer(s.timeout)
 	defer t.Stop()
-	select {
-	case msg := <-s.in:
-		return msg, nil
-	case <-s.p.Done():
-		select {
-		case msg := <-s.in:
-			return msg, nil
-		default:
-			return nil, s.gone()
-		}
-	case <-t.C:
+	msg, err := s.next(ctx, t.C)
+	if msg == nil && err == nil {
 		s.Drop(fmt.Errorf("spv: peer %s sent nothing it owed for %v: %w", s.addr, s.timeout, ErrStalled))
 		return nil, s.failed()
-	case <-ctx.Done():
-		return nil, ctx.Err()
 	}
+	return msg, err
 }
 
 // gone returns why the connection ended.

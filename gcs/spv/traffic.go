@@ -101,8 +101,9 @@ func (s *Session) count(n int, msg wire.Message, err error) bool {
 
 // wanted reports whether msg may answer a request: pongs to our pings, the
 // messages light-client requests are answered with, and getdata for a
-// transaction a Broadcast announced. The rest (inv, addr, ping,
-// getheaders, feefilter, …) answers nothing we ask.
+// transaction a Broadcast announced. Block announcements (inv, headers no
+// request owes) are kept for Announced. The rest (addr, ping, getheaders,
+// feefilter, …) answers nothing we ask.
 func (s *Session) wanted(msg wire.Message) bool {
 	switch m := msg.(type) {
 	case *wire.MsgPong:
@@ -112,8 +113,14 @@ func (s *Session) wanted(msg wire.Message) bool {
 			return false
 		}
 		delete(s.pending, m.Nonce)
+		s.settle(m.Nonce)
 		return true
-	case *wire.MsgHeaders, *wire.MsgCFHeaders, *wire.MsgCFilter, *wire.MsgCFCheckpt,
+	case *wire.MsgHeaders:
+		return s.isReply(m)
+	case *wire.MsgInv:
+		s.announceInv(m)
+		return false
+	case *wire.MsgCFHeaders, *wire.MsgCFilter, *wire.MsgCFCheckpt,
 		*wire.MsgBlock, *wire.MsgMerkleBlock, *wire.MsgTx, *wire.MsgNotFound, *wire.MsgReject:
 		return true
 	case *wire.MsgGetData:

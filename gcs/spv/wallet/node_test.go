@@ -8,68 +8,15 @@ import (
 	"time"
 
 	"github.com/btcsuite/btcd/address/v2"
-	"github.com/btcsuite/btcd/btcec/v2"
-	"github.com/btcsuite/btcd/btcutil/v2/hdkeychain"
 	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
-	"github.com/btcsuite/btcd/txscript/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/chainsieve/chainsieve/gcs/cfscan"
 	"github.com/chainsieve/chainsieve/gcs/spv"
-	"github.com/chainsieve/chainsieve/gcs/spv/descriptor"
 	"github.com/chainsieve/chainsieve/gcs/spv/wallet"
 	"github.com/chainsieve/chainsieve/testvectors/livenode"
+	"github.com/chainsieve/chainsieve/testvectors/spvtest"
 )
-
-// account is a BIP84 testnet account (m/84'/1'/0') of a fixed seed, the
-// private side the test spends with.
-type account struct {
-	key  *hdkeychain.ExtendedKey
-	desc *descriptor.Descriptor
-}
-
-func newAccount(t *testing.T, net *chaincfg.Params) account {
-	t.Helper()
-	master, err := hdkeychain.NewMaster(make([]byte, 32), net)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := master
-	for _, step := range []uint32{84, 1, 0} {
-		if k, err = k.Derive(step + hdkeychain.HardenedKeyStart); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pub, err := k.Neuter()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := descriptor.Parse("wpkh([00000000/84h/1h/0h]"+pub.String()+"/<0;1>/*)", net)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return account{key: k, desc: d}
-}
-
-func (a account) child(t *testing.T, chain, i uint32) (*btcec.PrivateKey, []byte) {
-	t.Helper()
-	k, err := a.key.Derive(chain)
-	if err == nil {
-		k, err = k.Derive(i)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	priv, err := k.ECPrivKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	script, err := a.desc.Expand()[chain].Script(i)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return priv, script
-}
 
 // TestDescriptorWalletScan pays a descriptor wallet at indexes that only a
 // growing gap limit reaches (gap 3: receiving 0, 2, 4, 7 and change 1),
@@ -94,14 +41,14 @@ func TestDescriptorWalletScan(t *testing.T) {
 		}
 	}
 	mine(105)
-	acct := newAccount(t, regtest)
+	acct := spvtest.NewAccount(t, regtest)
 	payments := []struct {
 		chain, index uint32
 		value        int64
 	}{{0, 0, 1_0000_0000}, {0, 2, 2_0000_0000}, {1, 1, 5000_0000}, {0, 4, 3_0000_0000}, {0, 7, 7000_0000}}
 	var first *livenode.Tx
 	for _, p := range payments {
-		_, script := acct.child(t, p.chain, p.index)
+		_, script := acct.Child(t, p.chain, p.index)
 		tx, err := funder.Send(ctx, n, funder.Spendable()[:1], livenode.Payment{Script: script, Value: p.value})
 		if err != nil {
 			t.Fatal(err)
@@ -143,7 +90,7 @@ func TestDescriptorWalletScan(t *testing.T) {
 		return found
 	}
 
-	w, err := wallet.New(3, acct.desc)
+	w, err := wallet.New(3, acct.Desc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,24 +152,12 @@ func TestDescriptorWalletScan(t *testing.T) {
 
 // spendCoin spends output 0 of tx, which pays receiving index 0, to
 // script, change to change index 0, and submits it.
-func spendCoin(t *testing.T, acct account, tx *livenode.Tx, n *livenode.Node, script []byte) chainhash.Hash {
+func spendCoin(t *testing.T, acct spvtest.Account, tx *livenode.Tx, n *livenode.Node, script []byte) chainhash.Hash {
 	t.Helper()
-	priv, pkScript := acct.child(t, 0, 0)
-	_, change := acct.child(t, 1, 0)
+	_, change := acct.Child(t, 1, 0)
 	value := tx.Msg.TxOut[0].Value
-	if string(tx.Msg.TxOut[0].PkScript) != string(pkScript) {
-		t.Fatalf("output 0 of %v does not pay receiving index 0", tx.ID)
-	}
-	msg := wire.NewMsgTx(2)
-	msg.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: tx.ID}, nil, nil))
-	msg.AddTxOut(wire.NewTxOut(4000_0000, script))
-	msg.AddTxOut(wire.NewTxOut(value-4000_0000-1000, change))
-	fetcher := txscript.NewCannedPrevOutputFetcher(pkScript, value)
-	wit, err := txscript.WitnessSignature(msg, txscript.NewTxSigHashes(msg, fetcher), 0, value, pkScript, txscript.SigHashAll, priv, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	msg.TxIn[0].Witness = wit
+	msg := acct.Spend(t, wire.OutPoint{Hash: tx.ID}, value, 0, 0,
+		livenode.Payment{Script: script, Value: 4000_0000}, livenode.Payment{Script: change, Value: value - 4000_0000 - 1000})
 	id, err := n.SendRawTransaction(t.Context(), msg)
 	if err != nil {
 		t.Fatal(err)

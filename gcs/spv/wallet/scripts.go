@@ -59,30 +59,47 @@ type Scripts struct {
 // [MaxGap]). Multipath descriptors count as one chain per path, in order:
 // for /<0;1>/*, receiving then change.
 func NewScripts(gap uint32, descs ...*descriptor.Descriptor) (*Scripts, error) {
+	if len(descs) == 0 {
+		return nil, errors.New("wallet: no descriptors")
+	}
+	return newScripts(gap, Sources(descs...))
+}
+
+// Sources returns the chains of descs: one per path of each, in order.
+func Sources(descs ...*descriptor.Descriptor) []Source {
 	var srcs []Source
 	for _, d := range descs {
 		for _, e := range d.Expand() {
 			srcs = append(srcs, e)
 		}
 	}
-	return newScripts(gap, srcs)
+	return srcs
 }
 
 func newScripts(gap uint32, srcs []Source) (*Scripts, error) {
 	if gap == 0 || gap > MaxGap {
 		return nil, fmt.Errorf("wallet: gap limit %d is outside 1 to %d", gap, MaxGap)
 	}
-	if len(srcs) == 0 {
-		return nil, errors.New("wallet: no descriptors")
-	}
 	s := &Scripts{gap: gap, owner: make(map[string]Derived)}
-	for i, src := range srcs {
-		s.chains = append(s.chains, &chain{src: src, used: -1})
-		if _, err := s.extend(i); err != nil {
-			return nil, err
-		}
+	if _, err := s.Add(srcs...); err != nil {
+		return nil, err
 	}
 	return s, nil
+}
+
+// Add watches more chains, after those it has, and returns the scripts
+// they add: the scan must match them from the wallet's birthday.
+func (s *Scripts) Add(srcs ...Source) ([]Derived, error) {
+	var added []Derived
+	for _, src := range srcs {
+		s.chains = append(s.chains, &chain{src: src, used: -1})
+		more, err := s.extend(len(s.chains) - 1)
+		added = append(added, more...)
+		if err != nil {
+			return added, err
+		}
+	}
+	return added, nil
 }
 
 // Chains returns the chains in order.

@@ -23,6 +23,16 @@ func New(gap uint32, descs ...*descriptor.Descriptor) (*Wallet, error) {
 	return &Wallet{Scripts: s, Ledger: NewLedger(s.Owns)}, nil
 }
 
+// Empty returns a wallet that watches nothing yet, with gap limit gap: add
+// chains with w.Scripts.Add.
+func Empty(gap uint32) (*Wallet, error) {
+	s, err := newScripts(gap, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Wallet{Scripts: s, Ledger: NewLedger(s.Owns)}, nil
+}
+
 // Connect records block b and the wallet transactions a scan found in it
 // (see [Ledger.Connect]), then marks every watched script they pay as
 // used. Update.Watch lists the scripts that extended the watch list: the

@@ -1,0 +1,237 @@
+package lightclient
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/btcsuite/btcd/chaincfg/v2"
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+	"github.com/chainsieve/chainsieve/gcs/spv"
+	"github.com/chainsieve/chainsieve/gcs/spv/descriptor"
+	"github.com/chainsieve/chainsieve/testvectors/livenode"
+	"github.com/chainsieve/chainsieve/testvectors/spvtest"
+)
+
+// TestFollowReorgNodes follows a descriptor wallet (wpkh over a tpub,
+// receiving and change, gap 3) on three btcd regtest nodes, A and C
+// linked, B linked to A until it is cut off. Paid before the start at
+// receiving 0 and 2, then at 4 in a new block; then A mines two blocks
+// that pay receiving 5 and spend receiving 0, while B mines four that
+// double-spend the funding of the first to pay change 1. Once B's blocks
+// reach them, A and C reorganise to B's branch: the stream disconnects A's two
+// blocks, descending, with the two transactions as removed, then connects
+// B's four, ascending, with the double spend. The ledger's coins are then
+// exactly the outputs to the wallet's scripts that the node's final chain
+// leaves unspent, each confirmed by gettxout.
+func TestFollowReorgNodes(t *testing.T) {
+	ctx := t.Context()
+	regtest := &chaincfg.RegressionNetParams
+	funder := livenode.NewWallet("lightclient funder", regtest)
+	miner := funder.NewAddress(livenode.P2WPKH).Address
+	a, b, c := livenode.StartBtcd(t, miner), livenode.StartBtcd(t, miner), livenode.StartBtcd(t, miner)
+	if _, err := a.Generate(ctx, 104); err != nil {
+		t.Fatal(err)
+	}
+	if err := funder.Sync(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	spvtest.Link(t, a, b)
+	spvtest.Link(t, a, c)
+	acct := spvtest.NewAccount(t, regtest)
+	pay := func(n *livenode.Node, chain, index uint32, value int64) *livenode.Tx {
+		t.Helper()
+		_, script := acct.Child(t, chain, index)
+		tx, err := funder.Send(ctx, n, funder.Spendable()[:1], livenode.Payment{Script: script, Value: value})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tx
+	}
+	mine := func(n *livenode.Node, blocks int, synced ...*livenode.Node) int32 {
+		t.Helper()
+		if _, err := n.Generate(ctx, blocks); err != nil {
+			t.Fatal(err)
+		}
+		tip, err := n.BlockCount(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitTip(t, tip, append(synced, n)...)
+		return tip
+	}
+	first := pay(a, 0, 0, 1e8)
+	mine(a, 1, b, c)
+	if err := funder.Sync(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	pay(a, 0, 2, 2e8)
+	tip := mine(a, 1, b, c)
+	if err := funder.Sync(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+
+	cl := start(t, Config{Logger: testLogger(t), Network: spv.Regtest, Peers: []string{a.P2PAddr, b.P2PAddr, c.P2PAddr}, Descriptors: []*descriptor.Descriptor{acct.Desc},
+		Gap: 3, Birthday: 100, Follow: true, Timeout: nodeTimeout})
+	evs := collect(t, cl, tip)
+	if got := txCount(evs); got != 2 {
+		t.Fatalf("first scan: %d wallet transactions in %s, want 2", got, describe(evs))
+	}
+
+	pay(a, 0, 4, 3e8)
+	tip = mine(a, 1, b, c)
+	if err := funder.Sync(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if evs := withoutSynced(collect(t, cl, tip)); describe(evs) != fmt.Sprintf("+%d[1] =%d", tip, tip) {
+		t.Fatalf("new block: %s", describe(evs))
+	}
+
+	// A's branch (kept by C) and B's, heavier.
+	spvtest.Unlink(t, a, b)
+	coin := funder.Spendable()[0]
+	_, r5 := acct.Child(t, 0, 5)
+	_, c1 := acct.Child(t, 1, 1)
+	t1, err := funder.Build([]livenode.Coin{coin}, livenode.Payment{Script: r5, Value: 4e8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t2, err := funder.Build([]livenode.Coin{coin}, livenode.Payment{Script: c1, Value: 5e8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1 := acct.Spend(t, wire.OutPoint{Hash: first.ID}, 1e8, 0, 0, livenode.Payment{Script: funder.NewAddress(livenode.P2WPKH).Script, Value: 1e8 - 1000})
+	for _, tx := range []*wire.MsgTx{t1.Msg, s1} {
+		if _, err := a.SendRawTransaction(ctx, tx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fork := tip
+	tipA := mine(a, 2, c)
+	evs = withoutSynced(collect(t, cl, tipA))
+	if got := describe(evs); got != fmt.Sprintf("+%d[2] +%d =%d", fork+1, fork+2, tipA) {
+		t.Fatalf("branch A: %s", got)
+	}
+	if _, err := b.SendRawTransaction(ctx, t2.Msg); err != nil {
+		t.Fatal(err)
+	}
+	tipB := mine(b, 4)
+	// A and C take B's branch. Its blocks reach them by submitblock, not
+	// by linking B again: btcd's sync from a peer that reconnects with
+	// more work stalls at times (spvtest.CopyBlocks).
+	spvtest.CopyBlocks(t, b, fork+1, a, c)
+	spvtest.Connect(t, a, b)
+	waitTip(t, tipB, a, c)
+	evs = withoutSynced(collect(t, cl, tipB))
+	want := fmt.Sprintf("-%d -%d[2] +%d[1] +%d +%d +%d =%d", fork+2, fork+1, fork+1, fork+2, fork+3, fork+4, tipB)
+	if got := describe(evs); got != want {
+		t.Fatalf("reorganisation: %s, want %s", got, want)
+	}
+	removed := evs[1].Txs // the order within a block is the block's
+	if ids := []chainhash.Hash{removed[0].ID, removed[1].ID}; !slices.Contains(ids, t1.ID) || !slices.Contains(ids, s1.TxHash()) {
+		t.Errorf("removed %v, want t1 %v and s1 %v", ids, t1.ID, s1.TxHash())
+	}
+	if evs[2].Txs[0].ID != t2.ID {
+		t.Errorf("connected %v at %d, want t2 %v", evs[2].Txs[0].ID, fork+1, t2.ID)
+	}
+	checkUTXOs(t, cl, a)
+}
+
+// withoutSynced drops the Synced events but the last: how many come
+// between depends on when the client hears of each branch.
+func withoutSynced(evs []Event) []Event {
+	var out []Event
+	for i, ev := range evs {
+		if ev.Kind != Synced || i == len(evs)-1 {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// waitTip waits until every node has a block at height tip.
+func waitTip(t testing.TB, tip int32, nodes ...*livenode.Node) {
+	t.Helper()
+	for end := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		done := true
+		for _, n := range nodes {
+			if h, err := n.BlockCount(t.Context()); err != nil || h < tip {
+				done = false
+			}
+		}
+		if done {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("nodes did not reach height %d within 30 s", tip)
+		}
+	}
+}
+
+func txCount(evs []Event) int {
+	n := 0
+	for _, ev := range evs {
+		n += len(ev.Txs)
+	}
+	return n
+}
+
+// checkUTXOs compares the client's confirmed coins with the outputs to
+// the wallet's watched scripts that n's chain leaves unspent, worked out
+// block by block from the node's blocks, and asks gettxout for each.
+func checkUTXOs(t testing.TB, cl *Client, n *livenode.Node) {
+	t.Helper()
+	ctx := t.Context()
+	owned := make(map[string]bool)
+	for _, d := range cl.Watched() {
+		owned[string(d.Script)] = true
+	}
+	blocks, err := n.Blocks(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make(map[wire.OutPoint]int64)
+	for _, blk := range blocks {
+		for _, tx := range blk.Transactions {
+			for _, in := range tx.TxIn {
+				delete(want, in.PreviousOutPoint)
+			}
+			for i, o := range tx.TxOut {
+				if owned[string(o.PkScript)] {
+					want[wire.OutPoint{Hash: tx.TxHash(), Index: uint32(i)}] = o.Value
+				}
+			}
+		}
+	}
+	got := make(map[wire.OutPoint]int64)
+	for _, coin := range cl.Unspent() {
+		if coin.Height >= 0 {
+			got[coin.OutPoint] = coin.Value
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("client's coins %v, the node's chain leaves %v", got, want)
+	}
+	for op, value := range want {
+		checkTxOut(ctx, t, n, op, value)
+	}
+	t.Logf("%d coins, balance %+v", len(want), cl.Balance(1))
+}
+
+// checkTxOut asks the node whether op is unspent with value.
+func checkTxOut(ctx context.Context, t testing.TB, n *livenode.Node, op wire.OutPoint, value int64) {
+	t.Helper()
+	var out *struct {
+		Value float64 `json:"value"`
+	}
+	if err := n.RPC.Call(ctx, &out, "gettxout", op.Hash.String(), op.Index, false); err != nil {
+		t.Fatal(err)
+	}
+	if out == nil || fmt.Sprintf("%.8f", out.Value) != fmt.Sprintf("%.8f", float64(value)/1e8) {
+		t.Errorf("gettxout %v = %+v, want unspent with %d sat", op, out, value)
+	}
+}
