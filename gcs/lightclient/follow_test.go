@@ -45,7 +45,7 @@ func TestFollowReorg(t *testing.T) {
 		b.mine(t, 1)
 	}
 	setChain(b, p1, p2)
-	got := collect(t, c, 9)
+	got := withoutSynced(collect(t, c, 9))
 	if want := "-8[1] -7 -6[1] +6[1] +7 +8 +9 =9"; describe(got) != want {
 		t.Fatalf("reorg: %s, want %s", describe(got), want)
 	}
@@ -87,7 +87,7 @@ func TestConfirmations(t *testing.T) {
 		b.mine(t, 2)
 	}
 	setChain(b, p1, p2)
-	got := collect(t, c, 7)
+	got := withoutSynced(collect(t, c, 7))
 	if describe(got) != "+7 =7" || got[0].Hash != b.hash(7) {
 		t.Fatalf("reorg of two unreported blocks: %s (block 7 %s, the branch's %s)", describe(got), got[0].Hash, b.hash(7))
 	}

@@ -53,8 +53,10 @@ func (p *peer) saw(hash chainhash.Hash) {
 }
 
 // best returns the height of the highest block of c's chain the peer has
-// shown it has: by the blocks it announced or sent, else by its version
-// message's height.
+// shown it has: by the blocks it announced or sent, or, while it has sent
+// none, by its version message's height; -1 if every block it announced
+// is off c's chain (it is on another branch, or c reorganised away from
+// it) until it announces one on it.
 func (p *peer) best(c *spv.Chain) int32 {
 	b := int32(-1)
 	for _, hash := range p.seen {
@@ -62,7 +64,7 @@ func (p *peer) best(c *spv.Chain) int32 {
 			b = max(b, h)
 		}
 	}
-	if b < 0 {
+	if len(p.seen) == 0 {
 		b = min(p.start, c.Height())
 	}
 	return min(b, p.below)

@@ -27,8 +27,15 @@ import (
 // blocks, descending, with the two transactions as removed, then connects
 // B's four, ascending, with the double spend. The ledger's coins are then
 // exactly the outputs to the wallet's scripts that the node's final chain
-// leaves unspent, each confirmed by gettxout.
+// leaves unspent, each confirmed by gettxout. In both modes: in BIP37 one
+// peer suffices, so B's branch connects as soon as B serves it.
 func TestFollowReorgNodes(t *testing.T) {
+	for _, mode := range []Mode{BIP157, BIP37} {
+		t.Run(mode.String(), func(t *testing.T) { followReorg(t, mode) })
+	}
+}
+
+func followReorg(t *testing.T, mode Mode) {
 	ctx := t.Context()
 	regtest := &chaincfg.RegressionNetParams
 	funder := livenode.NewWallet("lightclient funder", regtest)
@@ -75,7 +82,7 @@ func TestFollowReorgNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	cl := start(t, Config{Logger: testLogger(t), Network: spv.Regtest, Peers: []string{a.P2PAddr, b.P2PAddr, c.P2PAddr}, Descriptors: []*descriptor.Descriptor{acct.Desc},
+	cl := start(t, Config{Mode: mode, Network: spv.Regtest, Peers: []string{a.P2PAddr, b.P2PAddr, c.P2PAddr}, Descriptors: []*descriptor.Descriptor{acct.Desc},
 		Gap: 3, Birthday: 100, Follow: true, Timeout: nodeTimeout})
 	evs := collect(t, cl, tip)
 	if got := txCount(evs); got != 2 {
@@ -139,18 +146,6 @@ func TestFollowReorgNodes(t *testing.T) {
 		t.Errorf("connected %v at %d, want t2 %v", evs[2].Txs[0].ID, fork+1, t2.ID)
 	}
 	checkUTXOs(t, cl, a)
-}
-
-// withoutSynced drops the Synced events but the last: how many come
-// between depends on when the client hears of each branch.
-func withoutSynced(evs []Event) []Event {
-	var out []Event
-	for i, ev := range evs {
-		if ev.Kind != Synced || i == len(evs)-1 {
-			out = append(out, ev)
-		}
-	}
-	return out
 }
 
 // waitTip waits until every node has a block at height tip.
