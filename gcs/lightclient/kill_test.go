@@ -1,7 +1,6 @@
 package lightclient
 
 import (
-	"bytes"
 	"context"
 	"math/rand/v2"
 	"os"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/btcsuite/btcd/address/v2"
 	"github.com/chainsieve/chainsieve/gcs/spv"
-	"github.com/chainsieve/chainsieve/gcs/spv/store"
 	"github.com/chainsieve/chainsieve/testvectors/livenode"
 	"github.com/chainsieve/chainsieve/testvectors/spvtest"
 )
@@ -79,16 +77,10 @@ func TestKillRestart(t *testing.T) {
 			continue // it ended before the signal: not a trial
 		}
 		killed++
-		st := checkPrefix(t, dir, ref)
+		st := spvtest.CheckStore(t, dir, ref)
 		t.Logf("kill %d after %v: store holds headers to %d, filter headers to %d", killed, after.Round(time.Millisecond), st.Tip, st.FilterTip)
 		restart(t, sc, dir, peers, tip)
-		for _, name := range []string{"headers", "filters"} {
-			want, _ := os.ReadFile(filepath.Join(ref, name))
-			got, err := os.ReadFile(filepath.Join(dir, name))
-			if err != nil || !bytes.Equal(got, want) {
-				t.Errorf("kill %d: %s differ from the uninterrupted run's (%d bytes, %d; %v)", killed, name, len(got), len(want), err)
-			}
-		}
+		spvtest.SameFiles(t, dir, ref)
 	}
 	if killed < 10 {
 		t.Errorf("only %d kills landed during the run", killed)
@@ -151,24 +143,3 @@ func killChild(t *testing.T, dir string) {
 	}
 }
 
-// checkPrefix opens the store in dir, checks every record, and checks
-// that its files are a prefix of the reference store's.
-func checkPrefix(t *testing.T, dir, ref string) store.State {
-	t.Helper()
-	s, err := store.Open(dir)
-	if err != nil {
-		t.Fatalf("store %s after the kill: %v", dir, err)
-	}
-	defer s.Close()
-	if err := s.Verify(); err != nil {
-		t.Fatalf("store %s: %v", dir, err)
-	}
-	for _, name := range []string{"headers", "filters"} {
-		want, _ := os.ReadFile(filepath.Join(ref, name))
-		got, _ := os.ReadFile(filepath.Join(dir, name))
-		if len(got) > len(want) || !bytes.Equal(got, want[:len(got)]) {
-			t.Fatalf("store %s: %s (%d bytes) are not a prefix of the uninterrupted run's", dir, name, len(got))
-		}
-	}
-	return s.State()
-}

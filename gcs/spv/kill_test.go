@@ -1,7 +1,6 @@
 package spv_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -18,6 +17,7 @@ import (
 	"github.com/chainsieve/chainsieve/gcs/spv"
 	"github.com/chainsieve/chainsieve/gcs/spv/store"
 	"github.com/chainsieve/chainsieve/testvectors/livenode"
+	"github.com/chainsieve/chainsieve/testvectors/spvtest"
 )
 
 // killChild names the environment variables of a sync run in a child
@@ -53,7 +53,7 @@ func TestKillDuringSync(t *testing.T) {
 	if out, err := child(ref, node.P2PAddr).CombinedOutput(); err != nil {
 		t.Fatalf("uninterrupted sync: %v\n%s", err, out)
 	}
-	refState := checkStore(t, ref, "")
+	refState := spvtest.CheckStore(t, ref, "")
 	best, err := node.BestBlockHash(ctx)
 	if err != nil || refState.Tip != blocks || refState.TipHash != best || refState.FilterTip != blocks {
 		t.Fatalf("uninterrupted sync: tips %d %s, filters to %d; node %d %s (%v)", refState.Tip, refState.TipHash, refState.FilterTip, blocks, best, err)
@@ -88,19 +88,13 @@ func TestKillDuringSync(t *testing.T) {
 			continue // it ended before the signal: not a trial
 		}
 		killed++
-		st := checkStore(t, dir, ref)
+		st := spvtest.CheckStore(t, dir, ref)
 		t.Logf("kill %d after %v: store holds %s", killed, after.Round(time.Millisecond), describe(st))
 		if out, err := child(dir, node.P2PAddr).CombinedOutput(); err != nil {
 			t.Fatalf("kill %d: rerun: %v\n%s", killed, err, out)
 		}
-		for _, name := range []string{"headers", "filters"} {
-			want, _ := os.ReadFile(filepath.Join(ref, name))
-			got, err := os.ReadFile(filepath.Join(dir, name))
-			if err != nil || !bytes.Equal(got, want) {
-				t.Errorf("kill %d: %s differ from the uninterrupted sync's (%d bytes, %d; %v)", killed, name, len(got), len(want), err)
-			}
-		}
-		if got := checkStore(t, dir, ref); got != refState {
+		spvtest.SameFiles(t, dir, ref)
+		if got := spvtest.CheckStore(t, dir, ref); got != refState {
 			t.Errorf("kill %d: final state %+v, want %+v", killed, got, refState)
 		}
 	}
@@ -144,33 +138,6 @@ func syncChild(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-}
-
-// checkStore opens the store in dir, checks every record, and, given the
-// reference store's directory, that its headers and filter headers are a
-// prefix of the reference's. It returns the store's state.
-func checkStore(t *testing.T, dir, ref string) store.State {
-	t.Helper()
-	s, err := store.Open(dir)
-	if err != nil {
-		t.Fatalf("store %s after the kill: %v", dir, err)
-	}
-	defer s.Close()
-	if err := s.Verify(); err != nil {
-		t.Fatalf("store %s: %v", dir, err)
-	}
-	st := s.State()
-	if ref == "" || s.Empty() {
-		return st
-	}
-	for _, name := range []string{"headers", "filters"} {
-		want, _ := os.ReadFile(filepath.Join(ref, name))
-		got, _ := os.ReadFile(filepath.Join(dir, name))
-		if len(got) > len(want) || !bytes.Equal(got, want[:len(got)]) {
-			t.Fatalf("store %s: %s (%d bytes) are not a prefix of the uninterrupted sync's", dir, name, len(got))
-		}
-	}
-	return st
 }
 
 // again syncs the reference store at the tip: one empty headers message
