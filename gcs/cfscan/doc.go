@@ -32,4 +32,11 @@
 // Spends are found by the script of the coin they spend, which BIP158
 // filters hold, and recognised by outpoint: coins received before the
 // range must be given to spv.NewWatch, and their addresses watched too.
+//
+// The steps serve a client of several peers too (package gcs/lightclient):
+// [Scan] is Run on a chain synced already, asking a [Source] for its
+// messages ([Peer] is one session's); [CheckCFHeaders] checks a cfheaders
+// reply; [Judge] settles a conflict between peers' filter headers from
+// the block; failures are [*BlockError]s, and those that prove the
+// filter-header chain itself false wrap [ErrFalseFilterHeaders].
 package cfscan

@@ -22,7 +22,9 @@
 // [ErrMisbehaving], one that goes quiet with [ErrStalled]. [Session.Traffic]
 // counts bytes, messages and round trips for cost measurements.
 // [Session.Broadcast] relays a wallet's transaction and reports what each
-// peer did with it.
+// peer did with it. [Session.Announced] holds the blocks the peer
+// announced unasked (inv, or headers after [Session.SendHeaders]), for a
+// client that follows the tip (package gcs/lightclient).
 //
 // What a single peer can still do: withhold blocks it has not announced
 // (the chain ends where its headers end), and, without a trusted
