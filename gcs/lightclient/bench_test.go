@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/btcsuite/btcd/address/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/chainsieve/chainsieve/bip37/bloomscan"
 	"github.com/chainsieve/chainsieve/gcs/cfscan"
@@ -48,7 +49,7 @@ func BenchmarkClient(b *testing.B) {
 			var st spv.Stats
 			began := time.Now()
 			for b.Loop() {
-				st = onePeer(b, sc, mode)
+				st = onePeer(b, sc, mode, wallet)
 				if st.WalletTxs != want {
 					b.Fatalf("found %d wallet transactions, want %d", st.WalletTxs, want)
 				}
@@ -58,8 +59,8 @@ func BenchmarkClient(b *testing.B) {
 	}
 }
 
-// onePeer runs one scan of the scenario's wallet with decoys on one peer.
-func onePeer(b *testing.B, sc *spvtest.Scenario, mode Mode) spv.Stats {
+// onePeer runs one scan for the wallet's addresses on one peer.
+func onePeer(b *testing.B, sc *spvtest.Scenario, mode Mode, wallet []address.Address) spv.Stats {
 	services := wire.SFNodeCF
 	if mode == BIP37 {
 		services = wire.SFNodeBloom
@@ -73,7 +74,10 @@ func onePeer(b *testing.B, sc *spvtest.Scenario, mode Mode) spv.Stats {
 	if err != nil {
 		b.Fatal(err)
 	}
-	w := sc.WatchDecoys(b, spvtest.BenchDecoys)
+	w, err := spv.NewWatch(wallet, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
 	emit := func(spv.Tx) error { return nil }
 	var st spv.Stats
 	if mode == BIP37 {

@@ -69,6 +69,25 @@ func TestBroadcastNodes(t *testing.T) {
 	if bal := cl.Balance(1); bal.Confirmed != 15e7-1000 || bal.Outgoing+bal.Incoming != 0 {
 		t.Errorf("balance once mined %+v, want the change confirmed", bal)
 	}
+
+	// Send, without a client: a payment of the funder's to both nodes.
+	if err := funder.Sync(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	other, err := funder.Build(funder.Spendable()[:1], livenode.Payment{Script: script, Value: 1e8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	relays, err = Send(ctx, Config{Network: spv.Regtest, Peers: []string{a.P2PAddr, b.P2PAddr}, Timeout: nodeTimeout}, other.Msg)
+	if err != nil || len(relays) != 2 {
+		t.Fatalf("Send() = %+v, %v; want two relays", relays, err)
+	}
+	for _, r := range relays {
+		if r.Err != nil || r.Outcome == spv.Rejected {
+			t.Errorf("Send to %s: %+v", r.Peer, r)
+		}
+	}
+	waitMempool(t, b, other.ID)
 }
 
 // waitMempool waits until n's mempool holds id.

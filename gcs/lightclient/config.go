@@ -187,10 +187,16 @@ func (cfg *Config) check() error {
 	return nil
 }
 
+// sendMode is the mode of a pool that only relays transactions (Send).
+const sendMode Mode = -1
+
 // services are what a peer must offer in the mode.
 func (cfg *Config) services() wire.ServiceFlag {
-	if cfg.Mode == BIP37 {
+	switch cfg.Mode {
+	case BIP37:
 		return wire.SFNodeBloom
+	case sendMode:
+		return 0
 	}
 	return wire.SFNodeCF
 }

@@ -163,6 +163,7 @@ type fakePeer struct {
 	bad    map[chainhash.Hash][]byte // filters replaced, cfheaders honest
 	silent bool
 	stalls bool
+	noCF   bool // does not advertise compact filters
 	conns  []*fakeConn
 	wg     sync.WaitGroup
 }
@@ -175,7 +176,13 @@ type fakeConn struct {
 
 func startFakePeer(t testing.TB, chain *fakeChain) *fakePeer {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return listenFakePeer(t, chain, "127.0.0.1:0")
+}
+
+// listenFakePeer starts a fake peer listening on addr, a loopback address.
+func listenFakePeer(t testing.TB, chain *fakeChain, addr string) *fakePeer {
+	t.Helper()
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,6 +243,13 @@ func (p *fakePeer) stall() {
 	p.stalls = true
 }
 
+// withoutCF makes the peer advertise no compact filters.
+func (p *fakePeer) withoutCF() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.noCF = true
+}
+
 // quiet makes the peer ignore getcfheaders, as btcd does while its tip is
 // over a day old.
 func (p *fakePeer) quiet() {
@@ -290,7 +304,7 @@ func (p *fakePeer) serve(fc *fakeConn) {
 			return
 		}
 		p.mu.Lock()
-		c, lies, bad, silent, stalls := p.chain, p.lies, p.bad, p.silent, p.stalls
+		c, lies, bad, silent, stalls, noCF := p.chain, p.lies, p.bad, p.silent, p.stalls, p.noCF
 		p.mu.Unlock()
 		var out []wire.Message
 		if _, ok := msg.(*wire.MsgVersion); stalls && !ok {
@@ -301,6 +315,9 @@ func (p *fakePeer) serve(fc *fakeConn) {
 			me := wire.NewNetAddressIPPort(net.IPv4(127, 0, 0, 1), 18444, 0)
 			v := wire.NewMsgVersion(me, &m.AddrMe, 0x5eed, c.tip())
 			v.Services = wire.SFNodeNetwork | wire.SFNodeWitness | wire.SFNodeCF | wire.SFNodeBloom
+			if noCF {
+				v.Services &^= wire.SFNodeCF
+			}
 			out = []wire.Message{v, wire.NewMsgVerAck()}
 		case *wire.MsgSendHeaders:
 			fc.wmu.Lock()

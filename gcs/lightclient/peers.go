@@ -368,8 +368,11 @@ func (pl *pool) served(c *spv.Chain, n int) int32 {
 func (pl *pool) snapshot() {
 	infos := make([]PeerInfo, len(pl.peers))
 	for i, p := range pl.peers {
-		infos[i] = PeerInfo{Addr: p.addr, Services: p.s.Services(), StartHeight: p.start, Best: p.best(pl.chain),
+		infos[i] = PeerInfo{Addr: p.addr, Services: p.s.Services(), StartHeight: p.start, Best: p.start,
 			Score: pl.scores[p.addr], Traffic: p.s.Traffic()}
+		if pl.chain != nil {
+			infos[i].Best = p.best(pl.chain)
+		}
 	}
 	pl.mu.Lock()
 	pl.infos = infos

@@ -25,8 +25,11 @@ const (
 // (x49, which Bitcoin Core's seeders serve) in BIP157 mode,
 // NETWORK|BLOOM (x5) in BIP37 mode.
 func seedServices(m Mode) wire.ServiceFlag {
-	if m == BIP37 {
+	switch m {
+	case BIP37:
 		return wire.SFNodeNetwork | wire.SFNodeBloom
+	case sendMode:
+		return wire.SFNodeNetwork | wire.SFNodeWitness
 	}
 	return wire.SFNodeNetwork | wire.SFNodeWitness | wire.SFNodeCF
 }
