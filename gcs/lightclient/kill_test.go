@@ -142,4 +142,3 @@ func killChild(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 }
-
