@@ -19,8 +19,10 @@ import (
 // reorganisation.
 
 // maxStale bounds the getheaders round trips in a row that connect
-// nothing new while the peer keeps sending headers: a peer whose headers
-// never link is misbehaving (Bitcoin Core allows 10 such messages).
+// nothing new while the peer keeps sending headers. Such a peer is
+// dropped, not banned: it may be a liar, or serve a branch forking deeper
+// than the chain keeps (spv.DefaultWindow, 4,032 headers), which the
+// client cannot follow.
 const maxStale = 8
 
 // onNotify takes what every peer announced.
@@ -145,5 +147,5 @@ func (c *Client) syncFrom(ctx context.Context, p *peer) error {
 		}
 		branch = next
 	}
-	return fmt.Errorf("lightclient: peer %s: %d rounds of headers that connect nothing: %w", p.addr, maxStale, spv.ErrMisbehaving)
+	return fmt.Errorf("lightclient: peer %s: %d rounds of headers that connect nothing new (a fork deeper than the chain keeps, or a liar)", p.addr, maxStale)
 }
