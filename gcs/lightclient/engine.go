@@ -11,8 +11,12 @@ import (
 	"github.com/chainsieve/chainsieve/gcs/spv"
 )
 
-// maintainEvery is how often a following client tops its peers up.
-const maintainEvery = 10 * time.Second
+// maintainEvery is how often a following client tops its peers up;
+// every retryEvery while it has fewer than it needs to make progress.
+const (
+	maintainEvery = 10 * time.Second
+	retryEvery    = time.Second
+)
 
 // run is the engine: the one goroutine that owns the chain, the peers'
 // sessions and the scan state.
@@ -54,6 +58,11 @@ func (c *Client) run(ctx context.Context) error {
 		if !c.cfg.Follow && time.Since(stuck) > c.timeout() {
 			return fmt.Errorf("lightclient: scanned to %d of %d, and no quorum of %d peers serves more within %v (%d connected): %w",
 				c.scanned, goal, c.cfg.Quorum, c.timeout(), len(c.pool.peers), errNoPeers)
+		}
+		if len(c.pool.peers) < c.need() {
+			tick.Reset(retryEvery)
+		} else {
+			tick.Reset(maintainEvery)
 		}
 		if err := c.wait(ctx, tick.C); err != nil {
 			return err

@@ -80,9 +80,11 @@ func (p *peer) unanswered(h int32) bool {
 }
 
 // maxUnserved is how many getcfheaders in a row a peer may leave
-// unanswered before the client drops it (not a ban: btcd ignores them
-// while its tip is over a day old).
-const maxUnserved = 3
+// unanswered before the client drops it to make room for another (not a
+// ban: btcd ignores them while its tip is over a day old, and for blocks
+// of a branch it relayed but does not follow, such as the first blocks
+// of one that is about to win).
+const maxUnserved = 16
 
 // Ban is a peer the client proved to lie. It is not reconnected until
 // Until.

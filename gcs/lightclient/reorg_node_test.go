@@ -82,7 +82,7 @@ func followReorg(t *testing.T, mode Mode) {
 		t.Fatal(err)
 	}
 
-	cl := start(t, Config{Mode: mode, Network: spv.Regtest, Peers: []string{a.P2PAddr, b.P2PAddr, c.P2PAddr}, Descriptors: []*descriptor.Descriptor{acct.Desc},
+	cl := start(t, Config{Logger: testLogger(t), Mode: mode, Network: spv.Regtest, Peers: []string{a.P2PAddr, b.P2PAddr, c.P2PAddr}, Descriptors: []*descriptor.Descriptor{acct.Desc},
 		Gap: 3, Birthday: 100, Follow: true, Timeout: nodeTimeout})
 	evs := collect(t, cl, tip)
 	if got := txCount(evs); got != 2 {
