@@ -45,9 +45,10 @@ type Client struct {
 	reported []block // Connected blocks, ascending, at most a window
 	pending  []block // scanned but not reported yet (Confirmations)
 	scanned  int32   // the last height scanned
-	tweak    uint32
-	synced   bool // the first header sync is done
-	emitted  int  // Connected and Disconnected events sent
+	tweak    uint32  // of every BIP37 filter
+	capacity uint32  // the BIP37 filters' least capacity
+	synced   bool    // the first header sync is done
+	emitted  int     // Connected and Disconnected events sent
 }
 
 // Stats are what a client measured so far.
@@ -381,7 +382,18 @@ func (c *Client) addStats(s spv.Stats) {
 	t.MerkleBlocks += s.MerkleBlocks
 	t.TxsReceived += s.TxsReceived
 	t.Unfiltered += s.Unfiltered
-	t.FilterSize, t.FilterFill = s.FilterSize, s.FilterFill
+	t.FilterLoads += s.FilterLoads
+	t.Refetched += s.Refetched
+	t.RefetchedTxs += s.RefetchedTxs
+	t.Transactions += s.Transactions
+	t.FilterPeakRate = max(t.FilterPeakRate, s.FilterPeakRate)
+	if others := t.Transactions - t.WalletTxs; others > 0 && t.Mode == "bip37" {
+		t.ObservedFPRate = float64(t.FalsePositives) / float64(others)
+	}
+	if s.FilterSize > 0 { // the last filter's
+		t.FilterSize, t.FilterFill, t.FilterRate = s.FilterSize, s.FilterFill, s.FilterRate
+		t.FilterTweak, t.FilterCapacity = s.FilterTweak, s.FilterCapacity
+	}
 	t.Headers = s.Headers
 	t.Duration += s.Duration
 }

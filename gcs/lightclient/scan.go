@@ -245,8 +245,11 @@ func (c *Client) scanBloom(ctx context.Context, lo, hi int32, w *spv.Watch, emit
 		return spv.Stats{}, fmt.Errorf("lightclient: no peer has block %d: %w", hi, errNoPeers)
 	}
 	p := ps[0]
+	// One tweak and a capacity that only grows: every filter the client
+	// loads puts each element on the same bits (docs/bip37.md).
 	st, err := bloomscan.Scan(ctx, bloomscan.Config{Session: p.s, Chain: c.chain, Watch: w, From: lo, To: hi,
-		FPRate: c.cfg.FPRate, Tweak: c.tweak, Emit: emit})
+		FPRate: c.cfg.FPRate, Tweak: c.tweak, Capacity: c.capacity, Emit: emit})
+	c.capacity = max(c.capacity, st.FilterCapacity)
 	if err != nil && ctx.Err() == nil {
 		c.blame(p, err)
 	}
