@@ -18,7 +18,7 @@ import (
 )
 
 // TestFollowReorgNodes follows a descriptor wallet (wpkh over a tpub,
-// receiving and change, gap 3) on three btcd regtest nodes, A and C
+// receiving and change, gap 3) on three regtest nodes, A and C
 // linked, B linked to A until it is cut off. Paid before the start at
 // receiving 0 and 2, then at 4 in a new block; then A mines two blocks
 // that pay receiving 5 and spend receiving 0, while B mines four that
@@ -27,20 +27,27 @@ import (
 // blocks, descending, with the two transactions as removed, then connects
 // B's four, ascending, with the double spend. The ledger's coins are then
 // exactly the outputs to the wallet's scripts that the node's final chain
-// leaves unspent, each confirmed by gettxout. In both modes: in BIP37 one
-// peer suffices, so B's branch connects as soon as B serves it.
+// leaves unspent, each confirmed by gettxout. On btcd and litecoind, in
+// both modes: in BIP37 one peer suffices, so B's branch connects as soon
+// as B serves it.
 func TestFollowReorgNodes(t *testing.T) {
-	for _, mode := range []Mode{BIP157, BIP37} {
-		t.Run(mode.String(), func(t *testing.T) { followReorg(t, mode) })
+	for _, n := range spvtest.Nodes() {
+		for _, mode := range []Mode{BIP157, BIP37} {
+			t.Run(n.Name+"/"+mode.String(), func(t *testing.T) { followReorg(t, n, mode) })
+		}
 	}
 }
 
-func followReorg(t *testing.T, mode Mode) {
+func followReorg(t *testing.T, n spvtest.Node, mode Mode) {
 	ctx := t.Context()
 	regtest := &chaincfg.RegressionNetParams
+	network := spv.Regtest
+	if n.Name == "litecoind" {
+		network = spvtest.LitecoinRegtest
+	}
 	funder := livenode.NewWallet("lightclient funder", regtest)
 	miner := funder.NewAddress(livenode.P2WPKH).Address
-	a, b, c := livenode.StartBtcd(t, miner), livenode.StartBtcd(t, miner), livenode.StartBtcd(t, miner)
+	a, b, c := n.Start(t, miner), n.Start(t, miner), n.Start(t, miner)
 	if _, err := a.Generate(ctx, 104); err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +89,7 @@ func followReorg(t *testing.T, mode Mode) {
 		t.Fatal(err)
 	}
 
-	cl := start(t, Config{Logger: testLogger(t), Mode: mode, Network: spv.Regtest, Peers: []string{a.P2PAddr, b.P2PAddr, c.P2PAddr}, Descriptors: []*descriptor.Descriptor{acct.Desc},
+	cl := start(t, Config{Logger: testLogger(t), Mode: mode, Network: network, Peers: []string{a.P2PAddr, b.P2PAddr, c.P2PAddr}, Descriptors: []*descriptor.Descriptor{acct.Desc},
 		Gap: 3, Birthday: 100, Follow: true, Timeout: nodeTimeout})
 	evs := collect(t, cl, tip)
 	if got := txCount(evs); got != 2 {
@@ -131,7 +138,6 @@ func followReorg(t *testing.T, mode Mode) {
 	// by linking B again: btcd's sync from a peer that reconnects with
 	// more work stalls at times (spvtest.CopyBlocks).
 	spvtest.CopyBlocks(t, b, fork+1, a, c)
-	spvtest.Connect(t, a, b)
 	waitTip(t, tipB, a, c)
 	evs = withoutSynced(collect(t, cl, tipB))
 	want := fmt.Sprintf("-%d -%d[2] +%d[1] +%d +%d +%d =%d", fork+2, fork+1, fork+1, fork+2, fork+3, fork+4, tipB)
