@@ -106,11 +106,11 @@ type Config struct {
 	// reorganisations are reported.
 	Follow bool
 
-	// Confirmations is how many confirmations a block needs before it is
-	// reported (the tip has one): 0 and 1 report at once; with N a block
-	// is reported once N-1 blocks are on top of it, so a reorganisation
-	// of fewer than N blocks is never seen. The wallet's ledger follows
-	// the tip regardless ([Client.Balance] takes its own depth).
+	// Confirmations delays reports by that many blocks: a block is
+	// reported once N blocks are on top of it (N+1 confirmations as
+	// Bitcoin Core counts them; 0 reports at once), so a reorganisation
+	// that replaces N blocks or fewer is never seen. The wallet's ledger
+	// follows the tip regardless ([Client.Balance] takes its own depth).
 	Confirmations int32
 
 	// FPRate and Tweak set the BIP37 filter (see bloomscan.Config). A zero

@@ -43,9 +43,9 @@
 // the top down, with the transactions reported in them (Disconnected),
 // then the new branch connects; a competing branch is accumulated across
 // headers messages (spv.Chain keeps side branches) and wins once it
-// carries more work. With Confirmations N a block is reported once N-1
-// blocks are on top of it, so a reorganisation of fewer blocks is never
-// seen. Nothing of a scan step (up to 1,000 blocks) is reported before all
+// carries more work. With Confirmations N a block is reported once N
+// blocks are on top of it, so a reorganisation of N blocks or fewer is
+// never seen. Nothing of a scan step (up to 1,000 blocks) is reported before all
 // of it verified, so a step that fails on a peer runs again with others
 // and nothing is reported twice. The stream is bounded (Config.Events);
 // while it is full the client waits.

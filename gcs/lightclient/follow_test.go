@@ -64,32 +64,33 @@ func TestFollowReorg(t *testing.T) {
 	}
 }
 
-// TestConfirmations reports blocks only once they have 3 confirmations:
-// the first scan stops two short of the tip, a new block releases one,
-// and a reorganisation of the two blocks not reported is never seen.
+// TestConfirmations delays reports by 3 blocks: the first scan stops
+// three short of the tip, a new block releases one, and a reorganisation
+// of the two blocks below the tip, which were never reported, is never
+// seen; the branch's blocks come as they get 3 blocks on top.
 func TestConfirmations(t *testing.T) {
 	h := newHistory(t)
 	p1, p2 := startFakePeer(t, h.chain), startFakePeer(t, h.chain)
 	cfg := h.config(p1, p2)
 	cfg.Follow, cfg.Confirmations = true, 3
 	c := start(t, cfg)
-	if got := describe(collect(t, c, 5)); got != "+0 +1 +2 +3 +4[1] +5 =5" {
+	if got := describe(collect(t, c, 4)); got != "+0 +1 +2 +3 +4[1] =4" {
 		t.Fatalf("first scan: %s", got)
 	}
 	a := h.chain.fork(7)
 	a.mine(t, 0)
 	setChain(a, p1, p2)
-	if got := describe(collect(t, c, 6)); got != "+6[1] =6" {
+	if got := describe(collect(t, c, 5)); got != "+5 =5" {
 		t.Fatalf("new block: %s", got)
 	}
 	b := a.fork(6)
-	for range 3 {
+	for range 4 {
 		b.mine(t, 2)
 	}
 	setChain(b, p1, p2)
 	got := withoutSynced(collect(t, c, 7))
-	if describe(got) != "+7 =7" || got[0].Hash != b.hash(7) {
-		t.Fatalf("reorg of two unreported blocks: %s (block 7 %s, the branch's %s)", describe(got), got[0].Hash, b.hash(7))
+	if describe(got) != "+6[1] +7 =7" || got[1].Hash != b.hash(7) {
+		t.Fatalf("reorg of two unreported blocks: %s (block 7 %s, the branch's %s)", describe(got), got[1].Hash, b.hash(7))
 	}
 	if tip := c.Tip(); tip != (wallet.Block{Height: 7, Hash: b.hash(7)}) {
 		t.Errorf("Tip() = %+v, want 7 on the branch", tip)

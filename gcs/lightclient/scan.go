@@ -289,12 +289,12 @@ func (c *Client) blame157(err error, src *source) {
 	}
 }
 
-// emitReady reports the scanned blocks deep enough for Confirmations.
+// emitReady reports the scanned blocks with Confirmations blocks on top.
 func (c *Client) emitReady(ctx context.Context) error {
 	tip := c.chain.Height()
 	for len(c.pending) > 0 {
 		b := c.pending[0]
-		if tip-b.height+1 < c.cfg.Confirmations {
+		if tip-b.height < c.cfg.Confirmations {
 			break
 		}
 		if err := c.emit(ctx, Event{Kind: Connected, Height: b.height, Hash: b.hash, Txs: b.txs, Tip: tip}); err != nil {
