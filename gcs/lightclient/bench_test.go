@@ -65,25 +65,17 @@ func onePeer(b *testing.B, sc *spvtest.Scenario, mode Mode, wallet []address.Add
 	if mode == BIP37 {
 		services = wire.SFNodeBloom
 	}
-	s, err := spv.Dial(b.Context(), sc.Node.P2PAddr, spv.Config{Network: sc.Network, Services: services})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	chain, err := spv.NewChain(sc.Network)
-	if err != nil {
-		b.Fatal(err)
-	}
 	w, err := spv.NewWatch(wallet, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	emit := func(spv.Tx) error { return nil }
+	s := sc.NewScan(b, sc.Node.P2PAddr, services, 0, w)
+	defer s.Session.Close()
 	var st spv.Stats
 	if mode == BIP37 {
-		st, err = bloomscan.Run(b.Context(), bloomscan.Config{Session: s, Chain: chain, Watch: w, To: -1, Tweak: 1, Emit: emit})
+		st, err = bloomscan.Run(b.Context(), bloomscan.Config{Session: s.Session, Chain: s.Chain, Watch: w, To: -1, Tweak: 1, Emit: s.Emit})
 	} else {
-		st, err = cfscan.Run(b.Context(), cfscan.Config{Session: s, Chain: chain, Watch: w, To: -1, Emit: emit})
+		st, err = cfscan.Run(b.Context(), cfscan.Config{Session: s.Session, Chain: s.Chain, Watch: w, To: -1, Emit: s.Emit})
 	}
 	if err != nil {
 		b.Fatal(err)
