@@ -131,7 +131,7 @@ func (r *scanner) block(fb *bip37.FilteredBlock, height int32) error {
 			continue
 		}
 		r.stats.WalletTxs++
-		if err := r.Emit(spv.Tx{Msg: tx, ID: m.TxID, Block: hash, Height: height, Inputs: ins, Outputs: outs}); err != nil {
+		if err := r.Emit(spv.Tx{Msg: tx, ID: m.TxID, Block: hash, Height: height, Position: m.Index, Inputs: ins, Outputs: outs}); err != nil {
 			return err
 		}
 	}

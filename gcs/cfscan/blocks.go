@@ -83,7 +83,7 @@ func (r *scanner) block(c candidate, b *wire.MsgBlock) error {
 		}
 		found++
 		r.stats.WalletTxs++
-		t := spv.Tx{Msg: tx, ID: txids[i], Block: hash, Height: c.height, Inputs: ins, Outputs: outs}
+		t := spv.Tx{Msg: tx, ID: txids[i], Block: hash, Height: c.height, Position: uint32(i), Inputs: ins, Outputs: outs}
 		if err := r.Emit(t); err != nil {
 			return err
 		}

@@ -45,9 +45,12 @@ type Event struct {
 	Kind   EventKind
 	Height int32
 	Hash   chainhash.Hash // internal byte order
-	// Txs are the block's wallet transactions, in block order (those a
-	// rescan found after the first scan of the block follow the others):
-	// found (Connected) or removed (Disconnected).
+	// Txs are the block's wallet transactions, in block order, those a
+	// gap-limit rescan found before the block was reported among them:
+	// found (Connected) or removed (Disconnected). A Rescan event holds
+	// those found since the block was reported, and those reported before
+	// that pay or spend more of the wallet than they were reported with,
+	// again, with all their outputs and inputs to the wallet.
 	Txs []spv.Tx
 	// Rescan marks a Connected event for a block reported before: Txs
 	// are transactions found in it since, for scripts the wallet added

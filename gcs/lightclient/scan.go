@@ -1,6 +1,7 @@
 package lightclient
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -357,7 +358,10 @@ func (c *Client) rescan(ctx context.Context, j job) error {
 
 // record connects what a rescan found to the ledger and reports what is
 // new to the wallet: with its block if that is not reported yet, else in
-// a Connected event with Rescan set.
+// a Connected event with Rescan set. A transaction found before that the
+// rescan finds to pay (or spend) more of the wallet, such as a spend whose
+// change goes to a script the gap limit added since, is kept or reported
+// again with all its outputs and inputs to the wallet.
 func (c *Client) record(ctx context.Context, lo, hi int32, found map[int32][]spv.Tx) error {
 	for h := lo; h <= hi; h++ {
 		txs := found[h]
@@ -377,25 +381,67 @@ func (c *Client) record(ctx context.Context, lo, hi int32, found map[int32][]spv
 		if err != nil {
 			return err
 		}
-		var added []spv.Tx
-		for _, tx := range txs {
-			if slices.ContainsFunc(up.Added, func(t *wallet.Tx) bool { return t.ID == tx.ID }) {
-				added = append(added, tx)
+		if i := slices.IndexFunc(c.pending, func(b block) bool { return b.height == h }); i >= 0 {
+			for _, tx := range txs {
+				c.pending[i].txs, _ = merge(c.pending[i].txs, tx)
+			}
+			continue
+		}
+		var news []spv.Tx
+		if i := slices.IndexFunc(c.reported, func(b block) bool { return b.height == h }); i >= 0 {
+			for _, tx := range txs {
+				var grown *spv.Tx
+				if c.reported[i].txs, grown = merge(c.reported[i].txs, tx); grown != nil { // a disconnect removes them too
+					news = append(news, *grown)
+				}
+			}
+		} else { // below the blocks the client remembers
+			for _, tx := range txs {
+				if slices.ContainsFunc(up.Added, func(t *wallet.Tx) bool { return t.ID == tx.ID }) {
+					news = append(news, tx)
+				}
 			}
 		}
-		if len(added) == 0 {
+		if len(news) == 0 {
 			continue
 		}
-		if i := slices.IndexFunc(c.pending, func(b block) bool { return b.height == h }); i >= 0 {
-			c.pending[i].txs = append(c.pending[i].txs, added...)
-			continue
-		}
-		if i := slices.IndexFunc(c.reported, func(b block) bool { return b.height == h }); i >= 0 {
-			c.reported[i].txs = append(slices.Clone(c.reported[i].txs), added...) // a disconnect removes them too
-		}
-		if err := c.emit(ctx, Event{Kind: Connected, Height: h, Hash: hash, Txs: added, Rescan: true, Tip: c.chain.Height()}); err != nil {
+		if err := c.emit(ctx, Event{Kind: Connected, Height: h, Hash: hash, Txs: news, Rescan: true, Tip: c.chain.Height()}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// merge returns a block's txs with tx in it: inserted in block order if
+// it is new, or its outputs and inputs to the wallet joined to those of
+// the same transaction held. It returns the entry, as it now is, if it is
+// new or grew, else nil. txs itself is left as it was (events hold it): a
+// change makes a new slice.
+func merge(txs []spv.Tx, tx spv.Tx) ([]spv.Tx, *spv.Tx) {
+	i := slices.IndexFunc(txs, func(t spv.Tx) bool { return t.ID == tx.ID })
+	if i < 0 {
+		at, _ := slices.BinarySearchFunc(txs, tx.Position, func(t spv.Tx, p uint32) int { return cmp.Compare(t.Position, p) })
+		out := slices.Insert(slices.Clone(txs), at, tx)
+		return out, &out[at]
+	}
+	m := txs[i]
+	outs, inputs := len(m.Outputs), len(m.Inputs)
+	for _, o := range tx.Outputs {
+		if !slices.ContainsFunc(m.Outputs, func(p spv.Output) bool { return p.Index == o.Index }) {
+			m.Outputs = append(slices.Clip(m.Outputs), o)
+		}
+	}
+	for _, in := range tx.Inputs {
+		if !slices.ContainsFunc(m.Inputs, func(p spv.Input) bool { return p.Index == in.Index }) {
+			m.Inputs = append(slices.Clip(m.Inputs), in)
+		}
+	}
+	if len(m.Outputs) == outs && len(m.Inputs) == inputs {
+		return txs, nil
+	}
+	slices.SortFunc(m.Outputs, func(a, b spv.Output) int { return cmp.Compare(a.Index, b.Index) })
+	slices.SortFunc(m.Inputs, func(a, b spv.Input) int { return cmp.Compare(a.Index, b.Index) })
+	out := slices.Clone(txs)
+	out[i] = m
+	return out, &out[i]
 }

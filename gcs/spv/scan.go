@@ -10,12 +10,15 @@ import (
 
 // Tx is a wallet transaction a scan found in a verified block.
 type Tx struct {
-	Msg     *wire.MsgTx
-	ID      chainhash.Hash // txid, internal byte order
-	Block   chainhash.Hash // internal byte order
-	Height  int32
-	Inputs  []Input  // inputs that spend watched coins
-	Outputs []Output // outputs that pay watched addresses
+	Msg    *wire.MsgTx
+	ID     chainhash.Hash // txid, internal byte order
+	Block  chainhash.Hash // internal byte order
+	Height int32
+	// Position is the transaction's index in its block (0: the coinbase),
+	// which orders a block's wallet transactions.
+	Position uint32
+	Inputs   []Input  // inputs that spend watched coins
+	Outputs  []Output // outputs that pay watched addresses
 }
 
 // Progress reports how far a scan came: blocks From to Height are done.
