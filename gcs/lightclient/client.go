@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/btcsuite/btcd/address/v2"
@@ -61,6 +62,13 @@ type Stats struct {
 	Bans    int // bans in force
 	Reorgs  int // reorganisations that disconnected reported blocks
 	Rescans int // rescans run for scripts the wallet added
+	// Scans counts the scans run: each step of up to 1,000 blocks, each
+	// new block, each rescan, and each attempt again after a peer failed.
+	// In BIP37 mode each loads a filter first.
+	Scans int
+	// Refreshes counts BIP37 filters loaded within a scan because the
+	// last one came due (FilterLoads less the scans' first loads).
+	Refreshes int
 }
 
 // block is a block the client scanned, with the wallet transactions it
@@ -108,7 +116,7 @@ func New(cfg Config) (*Client, error) {
 		}
 	}
 	c := &Client{cfg: cfg, events: make(chan Event, cfg.Events), cmds: make(chan command), wake: make(chan struct{}, 1),
-		done: make(chan struct{}), wallet: w, scanned: cfg.Birthday - 1, tweak: cfg.Tweak}
+		done: make(chan struct{}), wallet: w, scanned: cfg.Birthday - 1, tweak: cfg.Tweak, capacity: cfg.Capacity}
 	for c.tweak == 0 {
 		var b [4]byte
 		rand.Read(b[:])
@@ -314,6 +322,16 @@ func (c *Client) NextAddress(chain int) (wallet.Derived, error) {
 	return c.wallet.Scripts.Next(chain)
 }
 
+// LedgerTip returns the height of the highest block the wallet's ledger
+// holds: the client scanned to it, and [Client.Balance] counts depth from
+// it. It is above [Client.Tip] by the blocks still short of their
+// Confirmations; Birthday-1 before the first block.
+func (c *Client) LedgerTip() int32 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return max(c.wallet.Ledger.Tip(), c.cfg.Birthday-1)
+}
+
 // Tip returns the last block reported: its height (Birthday-1 before
 // any) and hash.
 func (c *Client) Tip() wallet.Block {
@@ -333,6 +351,19 @@ func (c *Client) Peers() []PeerInfo {
 	c.pool.mu.Lock()
 	defer c.pool.mu.Unlock()
 	return append([]PeerInfo(nil), c.pool.infos...)
+}
+
+// PeersUsed returns every peer the client connected to in this run: the
+// disconnected ones first, in the order they left, each with its
+// session's whole traffic and why it was dropped, then the connected
+// ones. After the client stopped it holds them all.
+func (c *Client) PeersUsed() []PeerInfo {
+	if c.pool == nil {
+		return nil
+	}
+	c.pool.mu.Lock()
+	defer c.pool.mu.Unlock()
+	return append(slices.Clone(c.pool.closed), c.pool.infos...)
 }
 
 // Bans returns the bans in force: who was proven to lie, and how.
@@ -371,6 +402,8 @@ func (c *Client) addStats(s spv.Stats) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t := &c.stats
+	t.Scans++
+	t.Refreshes += max(s.FilterLoads-1, 0)
 	t.Mode = s.Mode
 	t.Blocks += s.Blocks
 	t.WalletTxs += s.WalletTxs

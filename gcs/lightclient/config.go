@@ -113,10 +113,15 @@ type Config struct {
 	// follows the tip regardless ([Client.Balance] takes its own depth).
 	Confirmations int32
 
-	// FPRate and Tweak set the BIP37 filter (see bloomscan.Config). A zero
-	// Tweak picks one at random, kept for the client's life.
-	FPRate float64
-	Tweak  uint32
+	// FPRate, Tweak and Capacity set the BIP37 filter (see
+	// bloomscan.Config). A zero Tweak picks one at random, kept for the
+	// client's life. Capacity is the least the filters are sized for; it
+	// only grows. A wallet that keeps both across runs (Stats.FilterTweak,
+	// Stats.FilterCapacity) loads filters whose elements sit on the same
+	// bits each time (docs/bip37.md).
+	FPRate   float64
+	Tweak    uint32
+	Capacity uint32
 
 	// Events is how many events the stream buffers; zero means
 	// DefaultEvents.

@@ -97,14 +97,18 @@ type Ban struct {
 	Until  time.Time
 }
 
-// PeerInfo describes a connected peer.
+// PeerInfo describes a peer the client connected to.
 type PeerInfo struct {
 	Addr        string
 	Services    wire.ServiceFlag
-	StartHeight int32 // from its version message
-	Best        int32 // the highest block of the chain it has shown it has
-	Score       int   // timeouts and failures lower it
+	UserAgent   string // the peer's text, as its version message gave it: escape it before printing
+	StartHeight int32  // from its version message
+	Best        int32  // the highest block of the chain it has shown it has
+	Score       int    // timeouts and failures lower it
 	Traffic     spv.Traffic
+	// Dropped is why the client disconnected it (the error, which may
+	// quote the peer); empty while it is connected.
+	Dropped string
 }
 
 // pool is the client's peers: those connected, the addresses to try, the
@@ -126,6 +130,7 @@ type pool struct {
 	bans    map[string]Ban
 	traffic spv.Traffic // of the sessions closed so far
 	infos   []PeerInfo
+	closed  []PeerInfo // the sessions closed so far, in order
 }
 
 func newPool(cfg *Config, chain *spv.Chain) *pool {
@@ -301,8 +306,12 @@ func (pl *pool) drop(p *peer, err error) {
 	close(p.quit)
 	p.s.Drop(err)
 	pl.scores[p.addr]--
+	info := pl.info(p)
+	info.Traffic = p.s.Traffic()
+	info.Dropped = err.Error()
 	pl.mu.Lock()
-	pl.traffic = addTraffic(pl.traffic, p.s.Traffic())
+	pl.traffic = addTraffic(pl.traffic, info.Traffic)
+	pl.closed = append(pl.closed, info)
 	pl.mu.Unlock()
 	pl.log.Info("peer dropped", "peer", p.addr, "err", err)
 	pl.snapshot()
@@ -370,21 +379,27 @@ func (pl *pool) served(c *spv.Chain, n int) int32 {
 func (pl *pool) snapshot() {
 	infos := make([]PeerInfo, len(pl.peers))
 	for i, p := range pl.peers {
-		infos[i] = PeerInfo{Addr: p.addr, Services: p.s.Services(), StartHeight: p.start, Best: p.start,
-			Score: pl.scores[p.addr], Traffic: p.s.Traffic()}
-		if pl.chain != nil {
-			infos[i].Best = p.best(pl.chain)
-		}
+		infos[i] = pl.info(p)
 	}
 	pl.mu.Lock()
 	pl.infos = infos
 	pl.mu.Unlock()
 }
 
+// info describes p now.
+func (pl *pool) info(p *peer) PeerInfo {
+	info := PeerInfo{Addr: p.addr, Services: p.s.Services(), UserAgent: p.s.UserAgent(), StartHeight: p.start, Best: p.start,
+		Score: pl.scores[p.addr], Traffic: p.s.Traffic()}
+	if pl.chain != nil {
+		info.Best = p.best(pl.chain)
+	}
+	return info
+}
+
 // closeAll disconnects every peer.
 func (pl *pool) closeAll() {
 	for len(pl.peers) > 0 {
-		pl.drop(pl.peers[0], errors.New("lightclient: client stopped"))
+		pl.drop(pl.peers[0], ErrStopped)
 	}
 }
 
