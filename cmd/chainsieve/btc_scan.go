@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -13,43 +14,82 @@ import (
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/chainsieve/chainsieve/bip37/bloomscan"
-	"github.com/chainsieve/chainsieve/cmd/chainsieve/internal/progress"
 	"github.com/chainsieve/chainsieve/gcs"
-	"github.com/chainsieve/chainsieve/gcs/cfscan"
+	"github.com/chainsieve/chainsieve/gcs/lightclient"
 	"github.com/chainsieve/chainsieve/gcs/spv"
+	"github.com/chainsieve/chainsieve/gcs/spv/descriptor"
+	"github.com/chainsieve/chainsieve/gcs/spv/store"
+	"github.com/chainsieve/chainsieve/gcs/spv/wallet"
 )
 
-const btcScanSynopsis = `--peer HOST:PORT --network NETWORK --mode bip157|bip37
-       --address ADDR... [--outpoint TXID:N]... [--from HEIGHT] [--to HEIGHT]
+const btcScanSynopsis = `--network NETWORK (--descriptor DESC | --address ADDR)...
+       [--peer HOST:PORT]... [--store DIR] [--birthday HEIGHT] [--to HEIGHT | --follow]
+       [--confirmations N] [--mode bip157|bip37] [--gap N] [--outpoint TXID:N]...
        [--checkpoint HEIGHT:FILTERHEADER] [--fp RATE] [--json] [--stats FILE]
 
-A Bitcoin light client: finds the transactions that pay the addresses or
-spend the outpoints in blocks --from to --to (default: to the peer's tip),
-asking one peer over P2P. It verifies the peer's block headers from genesis
-(proof of work, difficulty rules, checkpoints), then:
+A Bitcoin light client for a watch-only wallet: finds the transactions that
+pay the wallet's descriptors and addresses, or spend its coins, from block
+--birthday to --to (default: the peers' tip), and with --follow stays at the
+tip, printing new blocks' transactions as they come and the transactions of
+blocks a reorganisation removes. It ends with the wallet's coins and balance.
 
-  bip157  fetches the compact filters' headers and the filters (BIP157/158),
-          checks each filter against the filter-header chain (anchored at
-          --checkpoint if given, else at genesis), and downloads only the
-          blocks whose filter matches;
-  bip37   loads a Bloom filter of the addresses and outpoints (BIP37,
-          false-positive rate --fp) and verifies the merkle block and the
-          transactions the peer sends for every block.
+Peers: every --peer given, or the network's DNS seeds when none is (mainnet,
+testnet, testnet4, signet; regtest has none). Block headers are verified
+(proof of work, difficulty, checkpoints) into a store that later runs reuse
+(--store, default under the user cache directory), starting at the embedded
+anchor below --birthday. Then:
 
-Give with --outpoint the coins received before --from, so that their spends
-are found. A peer that serves anything that fails verification, or stalls,
-is dropped and the scan fails naming the block.`
+  bip157  (default) filter headers are compared across two peers (one if
+          exactly one --peer is given) and stored only when they agree;
+          filters are checked against them, and only the blocks whose
+          filter matches are downloaded and checked against their filter.
+          A peer proven to lie is banned, with the reason on stderr.
+  bip37   a Bloom filter of the wallet (false-positive rate --fp) is loaded
+          into one peer at a time, and its merkle blocks are verified. The
+          peer learns the wallet's addresses up to --fp and can hide
+          payments. The filter's tweak and size are kept in the store, so
+          that a restarted wallet loads the same bits.
+
+Output: one line (--json: one object) per wallet transaction, in block
+order; a transaction of a block that left the chain is printed again marked
+removed ("removed": true) before the new branch's. --confirmations N prints a
+block once it has N confirmations as Bitcoin Core counts them (the block and
+N-1 on top; 1, the default, prints at once), so a reorganisation of fewer
+than N blocks is never printed. The wallet's coins and balance follow on
+stderr (--json: "utxo" and "balance" records on stdout) at the end, or when
+interrupted (Ctrl-C) in follow mode.
+
+Give with --outpoint the coins received before --birthday, so that their
+spends are found. Exit 0: the range was scanned, or follow mode was
+interrupted; 1: the scan failed (the message names the block, peer or store);
+2: usage.`
 
 // btcScanFlags are the parsed flags of btc scan.
 type btcScanFlags struct {
-	peer, mode, stats string
-	net               *spv.Network
-	addrs             []address.Address
-	coins             []wire.OutPoint
-	from, to          int32
-	checkpoint        *gcs.Checkpoint
-	fp                float64
-	asJSON            bool
+	net             *spv.Network
+	peers           []string
+	mode            lightclient.Mode
+	storeDir, stats string
+	addrs           []address.Address
+	descs           []*descriptor.Descriptor
+	coins           []wire.OutPoint
+	gap             uint32
+	birthday, to    int32
+	follow          bool
+	confirmations   int32 // as Bitcoin Core counts them: 1 is the block alone
+	checkpoint      *gcs.Checkpoint
+	fp              float64
+	asJSON          bool
+}
+
+// config is the client's configuration for the flags; filter is the BIP37
+// filter state a previous run kept.
+func (f *btcScanFlags) config(filter btcFilterState) lightclient.Config {
+	return lightclient.Config{Network: f.net, Mode: f.mode, Peers: f.peers, Store: f.storeDir,
+		Birthday: f.birthday, To: max(f.to, 0), Checkpoint: f.checkpoint,
+		Descriptors: f.descs, Addresses: f.addrs, Coins: f.coins, Gap: f.gap,
+		Follow: f.follow, Confirmations: f.confirmations - 1,
+		FPRate: f.fp, Tweak: filter.Tweak, Capacity: filter.Capacity}
 }
 
 func btcScan(ctx context.Context, e *env, args []string) int {
@@ -58,51 +98,50 @@ func btcScan(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	began := time.Now()
-	line := progress.New(e.stderr)
-	st, err := f.scan(ctx, func(tx spv.Tx) error { line.Clear(); return writeBTCTx(e.stdout, tx, f.asJSON) },
-		func(pr spv.Progress) { line.Draw(pr.Height == pr.To, func() string { return btcProgress(pr) }) })
-	line.Clear()
-	if st.Mode != "" {
-		writeBTCSummary(e.stderr, f, st, time.Since(began))
+	var filter btcFilterState
+	if f.mode == lightclient.BIP37 {
+		var err error
+		if filter, err = loadBTCFilterState(f.storeDir); err != nil {
+			fmt.Fprintf(e.stderr, "chainsieve btc scan: --store %s: %v\n", f.storeDir, err)
+			return exitFailure
+		}
+	}
+	c, err := lightclient.New(f.config(filter))
+	if err != nil { // the flags' checks should have caught it
+		return usageError(e, "btc scan", "%v", err)
+	}
+	if err := c.Start(ctx); err != nil {
+		fmt.Fprintf(e.stderr, "chainsieve btc scan: --store %s: %s\n", f.storeDir, peerText(err.Error()))
+		return exitFailure
+	}
+	out := newBTCScanOutput(e, f, c, filter)
+	out.saveFilter() // the tweak is the client's from now on: keep it before anything is loaded
+	runErr := out.events()
+	runErr = errors.Join(runErr, c.Stop())
+	interrupted := ctx.Err() != nil
+	out.finish()
+	// The wallet's coins and balance are shown only for a range scanned to
+	// its end, or in follow mode once the client caught up with the tip:
+	// a partial ledger would pass for the wallet's.
+	complete := runErr == nil && (!interrupted || f.follow && out.caughtUp)
+	if err := out.summary(time.Since(began), complete); err != nil {
+		runErr = errors.Join(runErr, err)
 	}
 	if f.stats != "" {
-		if werr := writeBTCStats(f.stats, f, st, time.Since(began), err); werr != nil {
+		if werr := writeBTCStats(f.stats, out, time.Since(began), runErr); werr != nil {
 			fmt.Fprintf(e.stderr, "chainsieve btc scan: --stats: %v\n", werr)
 			return exitFailure
 		}
 	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "chainsieve btc scan: %v\n", err)
+	switch {
+	case runErr != nil:
+		fmt.Fprintf(e.stderr, "chainsieve btc scan: %s\n", peerText(runErr.Error()))
+		return exitFailure
+	case interrupted && !f.follow:
+		fmt.Fprintf(e.stderr, "chainsieve btc scan: interrupted after block %d: the range was not scanned to its end\n", out.reported)
 		return exitFailure
 	}
 	return exitOK
-}
-
-// scan dials the peer and runs the scan of the chosen mode.
-func (f *btcScanFlags) scan(ctx context.Context, emit func(spv.Tx) error, progress func(spv.Progress)) (spv.Stats, error) {
-	services := wire.SFNodeCF
-	if f.mode == "bip37" {
-		services = wire.SFNodeBloom
-	}
-	s, err := spv.Dial(ctx, f.peer, spv.Config{Network: f.net, Services: services})
-	if err != nil {
-		return spv.Stats{}, err
-	}
-	defer s.Close()
-	chain, err := spv.NewChain(f.net)
-	if err != nil {
-		return spv.Stats{}, err
-	}
-	watch, err := spv.NewWatch(f.addrs, f.coins)
-	if err != nil {
-		return spv.Stats{}, err
-	}
-	if f.mode == "bip37" {
-		return bloomscan.Run(ctx, bloomscan.Config{Session: s, Chain: chain, Watch: watch, From: f.from, To: f.to,
-			FPRate: f.fp, Emit: emit, Progress: progress})
-	}
-	return cfscan.Run(ctx, cfscan.Config{Session: s, Chain: chain, Watch: watch, From: f.from, To: f.to,
-		Checkpoint: f.checkpoint, Emit: emit, Progress: progress})
 }
 
 // listFlag collects the values of a repeatable flag.
@@ -113,75 +152,163 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 func parseBTCScanFlags(e *env, args []string) (*btcScanFlags, int, bool) {
 	fs := newFlags(e, "btc scan", btcScanSynopsis)
-	var addrs, outpoints listFlag
-	peer := fs.String("peer", "", "the peer to ask, `HOST:PORT` (required)")
+	var peers, addrs, descs, outpoints listFlag
 	network := fs.String("network", "", "the `NETWORK`: "+spv.NetworkNames()+" (required)")
-	mode := fs.String("mode", "", "bip157 (compact filters) or bip37 (Bloom filters) (required)")
-	fs.Var(&addrs, "address", "an address `ADDR` of the wallet (required; repeat for more)")
-	fs.Var(&outpoints, "outpoint", "a coin the wallet holds, `TXID:N` (repeatable)")
-	from := fs.Int("from", 0, "first block `HEIGHT` to scan")
-	to := fs.Int("to", -1, "last block `HEIGHT` to scan; -1 is the peer's tip")
+	fs.Var(&peers, "peer", "a peer to connect to, `HOST:PORT` (repeatable; none: the network's DNS seeds)")
+	mode := fs.String("mode", "bip157", "bip157 (compact filters) or bip37 (Bloom filters)")
+	storeDir := fs.String("store", "", "`DIR`ectory of the header store (default: chainsieve/btc/NETWORK under the user cache directory)")
+	fs.Var(&descs, "descriptor", "a wallet descriptor `DESC`: pkh, wpkh, sh(wpkh) or tr of a public key or an xpub/tpub with /<0;1>/* (repeatable)")
+	fs.Var(&addrs, "address", "an address `ADDR` of the wallet (repeatable)")
+	fs.Var(&outpoints, "outpoint", "a coin the wallet received before --birthday, `TXID:N` (repeatable)")
+	gap := fs.Uint("gap", 0, fmt.Sprintf("the descriptors' gap limit: unused addresses watched past the last paid one (default %d)", wallet.DefaultGap))
+	birthday := fs.Int("birthday", 0, "first block `HEIGHT` the wallet may have transactions at")
+	from := fs.Int("from", 0, "the same as --birthday (the earlier name)")
+	to := fs.Int("to", -1, "last block `HEIGHT` to scan (default: the peers' tip; not with --follow)")
+	follow := fs.Bool("follow", false, "stay at the tip: print new blocks' transactions, and removed ones on a reorganisation, until interrupted")
+	confirmations := fs.Int("confirmations", 1, "print a block once it has `N` confirmations as Bitcoin Core counts them (the block itself and N-1 on top); the balance counts coins this deep as confirmed")
 	checkpoint := fs.String("checkpoint", "", "a trusted filter header, `HEIGHT:FILTERHEADER` in display hex (bip157)")
 	fp := fs.Float64("fp", 0, fmt.Sprintf("the Bloom filter's false-positive `RATE` (bip37; default %v)", bloomscan.DefaultFPRate))
-	asJSON := fs.Bool("json", false, "one JSON object per wallet transaction on stdout")
+	asJSON := fs.Bool("json", false, "one JSON object per line on stdout: transactions, then utxo and balance records")
 	stats := fs.String("stats", "", "write the run's measurements as JSON to `FILE`")
 	pos, code, ok := parseFlags(e, fs, args)
 	if !ok {
 		return nil, code, false
 	}
-	f := &btcScanFlags{peer: *peer, mode: *mode, stats: *stats, from: int32(*from), to: int32(*to), fp: *fp, asJSON: *asJSON}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-	if err := f.check(pos, set, *network, *from, *to, addrs, outpoints, *checkpoint); err != nil {
+	f := &btcScanFlags{peers: peers, storeDir: *storeDir, stats: *stats, follow: *follow, fp: *fp, asJSON: *asJSON}
+	in := btcScanInput{pos: pos, set: set, network: *network, mode: *mode, birthday: *birthday, from: *from, to: *to,
+		gap: *gap, confirmations: *confirmations, addrs: addrs, descs: descs, outpoints: outpoints, checkpoint: *checkpoint}
+	if err := f.check(in); err != nil {
 		return nil, usageError(e, "btc scan", "%v", err), false
 	}
 	return f, 0, true
 }
 
-// check validates and converts the flags.
-func (f *btcScanFlags) check(pos []string, set map[string]bool, network string, from, to int, addrs, outpoints []string, checkpoint string) error {
+// btcScanInput is the flags' text, before check converts it.
+type btcScanInput struct {
+	pos                               []string
+	set                               map[string]bool
+	network, mode, checkpoint         string
+	birthday, from, to, confirmations int
+	gap                               uint
+	addrs, descs, outpoints           []string
+}
+
+// check validates and converts the flags; every error is a usage error,
+// found before any network work.
+func (f *btcScanFlags) check(in btcScanInput) error {
+	if err := f.checkShape(in); err != nil {
+		return err
+	}
 	var err error
-	switch {
-	case len(pos) > 0:
-		return fmt.Errorf("unexpected argument %q", pos[0])
-	case f.peer == "":
-		return errors.New("--peer HOST:PORT is required")
-	case network == "":
-		return fmt.Errorf("--network is required (%s)", spv.NetworkNames())
-	case f.mode != "bip157" && f.mode != "bip37":
-		return fmt.Errorf("--mode %q: want bip157 or bip37", f.mode)
-	case len(addrs) == 0:
-		return errors.New("--address is required (repeat it for more)")
-	case from < 0 || from > 1<<31-1 || to > 1<<31-1 || to < -1 || (to >= 0 && to < from):
-		return fmt.Errorf("--from %d --to %d: want 0 <= from <= to", from, to)
-	case f.mode == "bip37" && set["checkpoint"]:
-		return errors.New("--checkpoint applies to --mode bip157 only")
-	case f.mode == "bip157" && set["fp"]:
-		return errors.New("--fp applies to --mode bip37 only")
-	case set["fp"] && !(f.fp > 0 && f.fp <= 1):
-		return fmt.Errorf("--fp %v: want a rate in (0, 1]", f.fp)
+	if f.net, err = spv.ParseNetwork(in.network); err != nil {
+		return fmt.Errorf("--network %q: want %s", in.network, spv.NetworkNames())
 	}
-	if f.net, err = spv.ParseNetwork(network); err != nil {
-		return fmt.Errorf("--network %q: want %s", network, spv.NetworkNames())
+	if len(f.peers) == 0 && len(f.net.Params.DNSSeeds) == 0 {
+		return fmt.Errorf("--peer HOST:PORT is required on %s, which has no DNS seeds", f.net.Name())
 	}
-	for _, a := range addrs {
+	for _, p := range f.peers {
+		if _, _, err := splitHostPort(p); err != nil {
+			return fmt.Errorf("--peer %q: %v", p, err)
+		}
+	}
+	if f.storeDir == "" {
+		if f.storeDir, err = store.DefaultDir(f.net.Name()); err != nil {
+			return fmt.Errorf("--store: no default directory (%v): give one", err)
+		}
+	}
+	for _, a := range in.addrs {
 		addr, err := f.net.ParseAddress(a)
 		if err != nil {
 			return fmt.Errorf("--address: %w", err)
 		}
 		f.addrs = append(f.addrs, addr)
 	}
-	for _, o := range outpoints {
+	ranged := false
+	for _, s := range in.descs {
+		d, err := descriptor.Parse(s, f.net.Params)
+		if err != nil {
+			return fmt.Errorf("--descriptor %q: %w", s, err)
+		}
+		f.descs = append(f.descs, d)
+		ranged = ranged || d.Ranged()
+	}
+	if in.set["gap"] && !ranged {
+		return errors.New("--gap applies to ranged descriptors (ending in /*) only")
+	}
+	for _, o := range in.outpoints {
 		op, err := parseOutPoint(o)
 		if err != nil {
 			return err
 		}
 		f.coins = append(f.coins, op)
 	}
-	if checkpoint != "" {
-		f.checkpoint, err = parseCheckpoint(checkpoint)
+	if in.checkpoint != "" {
+		f.checkpoint, err = parseCheckpoint(in.checkpoint)
 	}
 	return err
+}
+
+// checkShape checks what needs no parsing of values: which flags go
+// together, and the ranges of numbers.
+func (f *btcScanFlags) checkShape(in btcScanInput) error {
+	switch in.mode {
+	case "bip157":
+		f.mode = lightclient.BIP157
+	case "bip37":
+		f.mode = lightclient.BIP37
+	default:
+		return fmt.Errorf("--mode %q: want bip157 or bip37", in.mode)
+	}
+	birthday := in.birthday
+	if in.set["from"] {
+		if in.set["birthday"] && in.from != in.birthday {
+			return fmt.Errorf("--from %d and --birthday %d: give one", in.from, in.birthday)
+		}
+		birthday = in.from
+	}
+	switch {
+	case len(in.pos) > 0:
+		return fmt.Errorf("unexpected argument %q", in.pos[0])
+	case in.network == "":
+		return fmt.Errorf("--network is required (%s)", spv.NetworkNames())
+	case len(in.addrs) == 0 && len(in.descs) == 0:
+		return errors.New("a wallet is required: --descriptor DESC or --address ADDR (repeat them for more)")
+	case birthday < 0 || birthday > 1<<31-1:
+		return fmt.Errorf("--birthday %d: want a block height", birthday)
+	case in.set["to"] && (in.to < 1 || in.to > 1<<31-1 || in.to < birthday):
+		return fmt.Errorf("--birthday %d --to %d: want 0 <= birthday <= to, to at least 1", birthday, in.to)
+	case f.follow && in.set["to"]:
+		return errors.New("--to ends the scan, --follow never does: give one")
+	case in.confirmations < 1 || in.confirmations > spv.DefaultWindow:
+		return fmt.Errorf("--confirmations %d: want 1 (print at once) to %d", in.confirmations, spv.DefaultWindow)
+	case in.set["gap"] && (in.gap < 1 || in.gap > wallet.MaxGap):
+		return fmt.Errorf("--gap %d: want 1 to %d", in.gap, wallet.MaxGap)
+	case f.mode == lightclient.BIP37 && in.set["checkpoint"]:
+		return errors.New("--checkpoint applies to --mode bip157 only")
+	case f.mode == lightclient.BIP157 && in.set["fp"]:
+		return errors.New("--fp applies to --mode bip37 only")
+	case in.set["fp"] && !(f.fp > 0 && f.fp <= 1):
+		return fmt.Errorf("--fp %v: want a rate in (0, 1]", f.fp)
+	case in.set["store"] && f.storeDir == "":
+		return errors.New("--store: want a directory")
+	}
+	f.birthday, f.to, f.confirmations, f.gap = int32(birthday), int32(in.to), int32(in.confirmations), uint32(in.gap)
+	return nil
+}
+
+// splitHostPort checks HOST:PORT, the port a number from 1 to 65535.
+func splitHostPort(s string) (string, uint16, error) {
+	host, port, err := net.SplitHostPort(s)
+	if err != nil {
+		return "", 0, errors.New("want HOST:PORT")
+	}
+	n, err := strconv.ParseUint(port, 10, 16)
+	if err != nil || n == 0 || host == "" {
+		return "", 0, errors.New("want HOST:PORT, the port from 1 to 65535")
+	}
+	return host, uint16(n), nil
 }
 
 // parseOutPoint reads TXID:N, the txid in display hex, with wire's parser.

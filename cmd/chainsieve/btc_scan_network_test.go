@@ -37,7 +37,7 @@ func TestBTCScanEveryNetwork(t *testing.T) {
 			for _, mode := range []string{"bip157", "bip37"} {
 				t.Run(name+"/"+mode, func(t *testing.T) {
 					code, stdout, stderr := runCLI(t, "btc", "scan", "--peer", peer, "--network", name, "--mode", mode,
-						"--address", a.EncodeAddress(), "--to", "0")
+						"--address", a.EncodeAddress(), "--store", t.TempDir())
 					if code != exitOK || stdout != "" {
 						t.Fatalf("exit %d, stdout %q\n%s", code, stdout, stderr)
 					}
@@ -56,8 +56,8 @@ func TestBTCScanEveryNetwork(t *testing.T) {
 	// fails at the handshake, not later.
 	mainnet := startGenesisPeer(t, spv.Mainnet)
 	a, _ := address.NewAddressWitnessPubKeyHash(make([]byte, 20), spv.Testnet4.Params)
-	code, _, stderr := runCLI(t, "btc", "scan", "--peer", mainnet, "--network", "testnet4", "--mode", "bip157", "--address", a.EncodeAddress(), "--to", "0")
-	if code != exitFailure || !strings.Contains(stderr, "chainsieve btc scan: spv:") {
+	code, _, stderr := runCLI(t, "btc", "scan", "--peer", mainnet, "--network", "testnet4", "--mode", "bip157", "--address", a.EncodeAddress(), "--store", t.TempDir())
+	if code != exitFailure || !strings.Contains(stderr, "chainsieve btc scan: ") || !strings.Contains(stderr, "spv:") {
 		t.Errorf("testnet4 scan of a mainnet peer: exit %d\n%s", code, stderr)
 	}
 }

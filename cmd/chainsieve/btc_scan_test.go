@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,10 +12,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/btcsuite/btcd/address/v2"
+	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/chainsieve/chainsieve/bip37"
 	"github.com/chainsieve/chainsieve/gcs/spv"
+	"github.com/chainsieve/chainsieve/gcs/spv/store"
 	"github.com/chainsieve/chainsieve/testvectors/livenode"
 	"github.com/chainsieve/chainsieve/testvectors/spvtest"
 )
@@ -38,46 +44,102 @@ func TestBTCScanNetworks(t *testing.T) {
 	}
 }
 
+// mainnetDesc is a wallet over the xpub of Bitcoin Core's
+// descriptor_tests.cpp (gcs/lightclient's Example).
+const mainnetDesc = "wpkh(xpub661MyMwAqRbcFW31YEwpkMuc5THy2PSt5bDMsktWQcFF8syAmRUapSCGu8ED9W6oDMSgv6Zz8idoc4a6mr8BDzTJY47LJhkJ8UB7WEGuduB/<0;1>/*)#34gyh0p0"
+
+// TestBTCScanUsage: every flag error exits 2 with the flag named, before
+// any network work (the peer's port is closed, and no store is opened:
+// --store names a file, which would fail as a directory).
 func TestBTCScanUsage(t *testing.T) {
 	const addr = "mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn"
-	base := []string{"btc", "scan", "--peer", "127.0.0.1:1", "--network", "regtest"}
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	regtestDesc := spvtest.NewAccount(t, &chaincfg.RegressionNetParams).Desc.String()
+	base := []string{"btc", "scan", "--store", file, "--peer", "127.0.0.1:1", "--network", "regtest"}
+	with := func(args ...string) []string { return append(slices.Clone(base), args...) }
 	tests := []struct {
 		args []string
 		want string
 	}{
-		{[]string{"btc", "scan", "--network", "regtest", "--mode", "bip157", "--address", addr}, "--peer HOST:PORT is required"},
-		{[]string{"btc", "scan", "--peer", "127.0.0.1:1", "--mode", "bip157", "--address", addr}, "--network is required"},
-		{append(base, "--mode", "bip158", "--address", addr), `--mode "bip158"`},
-		{append(base, "--mode", "bip157"), "--address is required"},
-		{append(base[:4], "--network", "litecoin", "--mode", "bip157", "--address", addr), `--network "litecoin"`},
-		{append(base, "--mode", "bip157", "--address", "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"), "is not for regtest"},
-		{append(base, "--mode", "bip157", "--address", "nonsense"), `address "nonsense"`},
-		{append(base, "--mode", "bip157", "--address", addr, "--outpoint", "00:1"), `--outpoint "00:1"`},
-		{append(base, "--mode", "bip157", "--address", addr, "--outpoint", strings.Repeat("ab", 32)+":x"), `invalid output index`},
-		{append(base, "--mode", "bip157", "--address", addr, "--from", "10", "--to", "5"), "--from 10 --to 5"},
-		{append(base, "--mode", "bip157", "--address", addr, "--from", "-1"), "--from -1"},
-		{append(base, "--mode", "bip157", "--address", addr, "--fp", "0.01"), "--fp applies to --mode bip37 only"},
-		{append(base, "--mode", "bip37", "--address", addr, "--checkpoint", "1:"+strings.Repeat("00", 32)), "--checkpoint applies to --mode bip157 only"},
-		{append(base, "--mode", "bip37", "--address", addr, "--fp", "2"), "--fp 2"},
-		{append(base, "--mode", "bip157", "--address", addr, "--checkpoint", "x:y"), `--checkpoint "x:y"`},
-		{append(base, "--mode", "bip157", "--address", addr, "--checkpoint", "5:abc"), "filter header"},
-		{append(base, "--mode", "bip157", "--address", addr, "stray"), `unexpected argument "stray"`},
+		{[]string{"btc", "scan", "--network", "regtest", "--address", addr}, "--peer HOST:PORT is required on regtest, which has no DNS seeds"},
+		{[]string{"btc", "scan", "--peer", "127.0.0.1:1", "--address", addr}, "--network is required"},
+		{with("--mode", "bip158", "--address", addr), `--mode "bip158"`},
+		{with(), "a wallet is required: --descriptor DESC or --address ADDR"},
+		{append(slices.Clone(base[:6]), "--network", "litecoin", "--address", addr), `--network "litecoin"`},
+		{with("--address", "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"), "is not for regtest"},
+		{with("--address", "nonsense"), `address "nonsense"`},
+		{with("--address", addr, "--peer", "nonsense"), `--peer "nonsense": want HOST:PORT`},
+		{with("--address", addr, "--peer", "127.0.0.1:0"), `--peer "127.0.0.1:0"`},
+		{with("--address", addr, "--outpoint", "00:1"), `--outpoint "00:1"`},
+		{with("--address", addr, "--outpoint", strings.Repeat("ab", 32)+":x"), `invalid output index`},
+		{with("--address", addr, "--birthday", "10", "--to", "5"), "--birthday 10 --to 5"},
+		{with("--address", addr, "--from", "10", "--to", "5"), "--birthday 10 --to 5"},
+		{with("--address", addr, "--to", "0"), "--birthday 0 --to 0"},
+		{with("--address", addr, "--birthday", "-1"), "--birthday -1"},
+		{with("--address", addr, "--from", "3", "--birthday", "4"), "--from 3 and --birthday 4: give one"},
+		{with("--address", addr, "--follow", "--to", "5"), "--to ends the scan, --follow never does"},
+		{with("--address", addr, "--confirmations", "0"), "--confirmations 0: want 1"},
+		{with("--address", addr, "--confirmations", "5000"), "--confirmations 5000"},
+		{with("--address", addr, "--gap", "5"), "--gap applies to ranged descriptors"},
+		{with("--descriptor", regtestDesc, "--gap", "0"), "--gap 0: want 1 to 100000"},
+		{with("--descriptor", "wpkh(nonsense)"), `--descriptor "wpkh(nonsense)"`},
+		{with("--descriptor", mainnetDesc), "--descriptor"},
+		{with("--descriptor", "wsh(multi(1,"+regtestDesc[5:strings.IndexByte(regtestDesc, ')')]+"))"), "is not one of the single-key forms"},
+		{with("--address", addr, "--fp", "0.01"), "--fp applies to --mode bip37 only"},
+		{with("--mode", "bip37", "--address", addr, "--checkpoint", "1:"+strings.Repeat("00", 32)), "--checkpoint applies to --mode bip157 only"},
+		{with("--mode", "bip37", "--address", addr, "--fp", "2"), "--fp 2"},
+		{with("--address", addr, "--checkpoint", "x:y"), `--checkpoint "x:y"`},
+		{with("--address", addr, "--checkpoint", "5:abc"), "filter header"},
+		{with("--address", addr, "--store", ""), "--store: want a directory"},
+		{with("--address", addr, "stray"), `unexpected argument "stray"`},
 	}
 	for _, tt := range tests {
-		code, _, stderr := runCLI(t, tt.args...)
-		if code != exitUsage || !strings.Contains(stderr, tt.want) {
+		began := time.Now()
+		code, stdout, stderr := runCLI(t, tt.args...)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, tt.want) {
 			t.Errorf("run(%q) = %d, stderr %q; want %d and %q", tt.args, code, stderr, exitUsage, tt.want)
 		}
+		if d := time.Since(began); d > time.Second {
+			t.Errorf("run(%q) took %v: a usage error must come before any network work", tt.args, d)
+		}
+	}
+	// A mainnet descriptor wallet with no --peer is valid (DNS seeds):
+	// only the flags are parsed here.
+	e := &env{stdout: io.Discard, stderr: io.Discard}
+	f, code, ok := parseBTCScanFlags(e, []string{"--network", "mainnet", "--descriptor", mainnetDesc, "--birthday", "850000", "--store", file})
+	if !ok || len(f.peers) != 0 || len(f.descs) != 1 || f.birthday != 850000 || f.confirmations != 1 {
+		t.Errorf("mainnet descriptor wallet without --peer: exit %d, %+v", code, f)
 	}
 	// A peer that does not answer is a failure, not a usage error.
-	code, _, stderr := runCLI(t, append(base, "--mode", "bip157", "--address", addr)...)
-	if code != exitFailure || !strings.Contains(stderr, "chainsieve btc scan: spv:") {
+	code, _, stderr := runCLI(t, "btc", "scan", "--store", t.TempDir(), "--peer", "127.0.0.1:1", "--network", "regtest", "--address", addr)
+	if code != exitFailure || !strings.Contains(stderr, "chainsieve btc scan: ") || !strings.Contains(stderr, "127.0.0.1:1") {
 		t.Errorf("run(a closed port) = %d, stderr %q; want %d and the dial error", code, stderr, exitFailure)
 	}
 }
 
-// TestBTCScanNode runs both modes against btcd and checks the --json
-// output and the --stats file against the scenario's wallet.
+// TestBTCScanLockedStore: a store another process holds is a failure
+// (exit 1) that names the holder, before any network work.
+func TestBTCScanLockedStore(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	code, _, stderr := runCLI(t, "btc", "scan", "--store", dir, "--peer", "127.0.0.1:1", "--network", "regtest",
+		"--address", "mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn")
+	want := fmt.Sprintf("is held by \"pid %d since ", os.Getpid())
+	if code != exitFailure || !strings.Contains(stderr, "--store "+dir) || !strings.Contains(stderr, want) {
+		t.Errorf("run(a locked store) = %d, stderr %q; want %d and %q", code, stderr, exitFailure, want)
+	}
+}
+
+// TestBTCScanNode runs both modes against one btcd and checks the --json
+// output (transactions, then the wallet's utxo and balance records) and
+// the --stats file against the scenario's wallet.
 func TestBTCScanNode(t *testing.T) {
 	sc := spvtest.NewScenario(t, livenode.StartBtcd, spvtest.Options{Filler: 6, FillerOutputs: 3})
 	args := []string{"btc", "scan", "--peer", sc.Node.P2PAddr, "--network", "regtest"}
@@ -86,44 +148,85 @@ func TestBTCScanNode(t *testing.T) {
 	}
 	for _, mode := range []string{"bip157", "bip37"} {
 		t.Run(mode, func(t *testing.T) {
-			stats := filepath.Join(t.TempDir(), "stats.json")
-			code, stdout, stderr := runCLI(t, append(args, "--mode", mode, "--json", "--stats", stats)...)
+			stats, dir := filepath.Join(t.TempDir(), "stats.json"), t.TempDir()
+			code, stdout, stderr := runCLI(t, append(args, "--store", dir, "--mode", mode, "--json", "--stats", stats)...)
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			checkJSONTxs(t, sc, stdout, 0)
+			out := parseBTCJSON(t, stdout)
+			checkJSONTxs(t, sc, out.txs, 0)
+			checkWallet(t, out, sc.Node, scenarioScripts(sc), sc.Tip, true)
 			st := readStats(t, stats)
 			if st.Mode != mode || st.BlocksScanned != int(sc.Tip)+1 || st.WalletTransactions != len(sc.Want(0, sc.Tip)) ||
-				st.BytesReceived == 0 || st.BytesSent == 0 || st.RoundTrips < 2 || st.Error != "" {
-				t.Errorf("--stats %+v: want mode %s, %d blocks, %d wallet transactions, traffic counted", st, mode, sc.Tip+1, len(sc.Want(0, sc.Tip)))
+				st.BytesReceived == 0 || st.BytesSent == 0 || st.RoundTrips < 2 || st.Error != "" || len(st.Peers) != 1 ||
+				st.Peers[0].Address != sc.Node.P2PAddr || !strings.Contains(st.Peers[0].UserAgent, "btcd") || st.To != sc.Tip {
+				t.Errorf("--stats %+v: want mode %s, %d blocks, %d wallet transactions, traffic counted, the btcd peer", st, mode, sc.Tip+1, len(sc.Want(0, sc.Tip)))
 			}
 			if b := st.BIP37; mode == "bip37" && (b == nil || b.FilterLoads != 1 || b.FilterCapacity != bip37.CapacityStep ||
 				b.FilterTweak == 0 || b.Transactions < st.BlocksScanned || b.FilterRate > b.FPRate) {
 				t.Errorf("--stats bip37 %+v: want one load of capacity %d, a tweak, the blocks' transactions, the rate under the target", b, bip37.CapacityStep)
 			}
-			if !strings.Contains(stderr, "btc scan: "+mode+" on regtest") || !strings.Contains(stderr, "wallet transactions") {
+			if mode == "bip37" {
+				checkFilterState(t, sc, args, dir, st)
+			}
+			if !strings.Contains(stderr, "btc scan: "+mode+" on regtest via "+sc.Node.P2PAddr) || !strings.Contains(stderr, "wallet at block") {
 				t.Errorf("summary on stderr = %q", stderr)
 			}
 			t.Logf("%s", stderr)
 
 			// From after the wallet was paid, with its coins: the spends.
 			from := sc.Received + 1
-			ranged := append(args, "--mode", mode, "--from", fmt.Sprint(from), "--json")
+			ranged := append(args, "--store", t.TempDir(), "--mode", mode, "--birthday", fmt.Sprint(from), "--json")
 			for _, op := range sc.Coins {
 				ranged = append(ranged, "--outpoint", op.String())
 			}
 			if code, stdout, stderr = runCLI(t, ranged...); code != exitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			checkJSONTxs(t, sc, stdout, from)
+			checkJSONTxs(t, sc, parseBTCJSON(t, stdout).txs, from)
 
-			// Text: one line per transaction.
-			_, stdout, _ = runCLI(t, append(args, "--mode", mode)...)
+			// Text: one line per transaction, nothing else on stdout.
+			_, stdout, _ = runCLI(t, append(args, "--store", t.TempDir(), "--mode", mode)...)
 			if lines := strings.Split(strings.TrimSpace(stdout), "\n"); len(lines) != len(sc.Want(0, sc.Tip)) {
 				t.Errorf("text output has %d lines, want %d:\n%s", len(lines), len(sc.Want(0, sc.Tip)), stdout)
 			}
 		})
 	}
+	t.Run("confirmations", func(t *testing.T) {
+		// Bitcoin Core's count: 4 confirmations is a block and 3 on top,
+		// so blocks to Tip-3 are printed; the ledger holds the rest, whose
+		// coins count as shallow.
+		last := sc.Want(0, sc.Tip)[len(sc.Want(0, sc.Tip))-1].Height
+		conf := sc.Tip - last + 2 // the last wallet transaction is one block short
+		code, stdout, stderr := runCLI(t, append(args, "--store", t.TempDir(), "--json", "--confirmations", fmt.Sprint(conf))...)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		out := parseBTCJSON(t, stdout)
+		if want := len(sc.Want(0, last-1)); len(out.txs) != want {
+			t.Errorf("--confirmations %d printed %d transactions, want %d (to block %d)", conf, len(out.txs), want, last-1)
+		}
+		checkWallet(t, out, sc.Node, scenarioScripts(sc), sc.Tip, true)
+		var shallow int64
+		for _, u := range out.utxos {
+			if u.Confirmations < conf {
+				shallow += u.Value
+			}
+		}
+		if b := out.balance; b.MinConf != conf || shallow == 0 || b.Shallow != shallow {
+			t.Errorf("balance %+v: want minConf %d, %d sat shallow", *b, conf, shallow)
+		}
+		if want := fmt.Sprintf("blocks 0 to %d,", sc.Tip-conf+1); !strings.Contains(stderr, want) {
+			t.Errorf("summary lacks %q:\n%s", want, stderr)
+		}
+	})
+	t.Run("stdout fails", func(t *testing.T) {
+		var stderr bytes.Buffer
+		code := run(context.Background(), append(args, "--store", t.TempDir(), "--json"), strings.NewReader(""), failingWriter{}, &stderr)
+		if code != exitFailure || !strings.Contains(stderr.String(), "chainsieve btc scan: stdout: ") || strings.Contains(stderr.String(), "wallet at") {
+			t.Errorf("exit %d, stderr %q; want %d, the write error, no wallet summary", code, stderr.String(), exitFailure)
+		}
+	})
 	t.Run("checkpoint", func(t *testing.T) {
 		hash, err := sc.Node.BlockHash(t.Context(), sc.Received)
 		if err != nil {
@@ -134,37 +237,63 @@ func TestBTCScanNode(t *testing.T) {
 			t.Fatal(err)
 		}
 		cp := fmt.Sprintf("%d:%s", sc.Received, header) // display hex, as getcfilterheader prints it
-		code, stdout, stderr := runCLI(t, append(args, "--mode", "bip157", "--checkpoint", cp, "--json")...)
+		code, stdout, stderr := runCLI(t, append(args, "--store", t.TempDir(), "--checkpoint", cp, "--json")...)
 		if code != exitOK {
 			t.Fatalf("--checkpoint %s: exit %d: %s", cp, code, stderr)
 		}
-		checkJSONTxs(t, sc, stdout, 0)
+		checkJSONTxs(t, sc, parseBTCJSON(t, stdout).txs, 0)
 	})
 	t.Run("wrong checkpoint", func(t *testing.T) {
-		code, _, stderr := runCLI(t, append(args, "--mode", "bip157", "--checkpoint", "3:"+strings.Repeat("11", 32))...)
-		if code != exitFailure || !strings.Contains(stderr, "checkpoint has") {
+		code, _, stderr := runCLI(t, append(args, "--store", t.TempDir(), "--checkpoint", "3:"+strings.Repeat("11", 32))...)
+		if code != exitFailure || !strings.Contains(stderr, "checkpoint") {
 			t.Errorf("exit %d, stderr %q; want %d and the checkpoint mismatch", code, stderr, exitFailure)
 		}
 	})
 }
 
-// checkJSONTxs compares --json output with the wallet's transactions from
+// checkFilterState: a bip37 scan keeps its filter's tweak and capacity
+// in the store directory (st is its --stats), and a scan on a store that
+// holds some loads its filter with them: a larger capacity, a larger
+// filter.
+func checkFilterState(t *testing.T, sc *spvtest.Scenario, args []string, dir string, st btcStatsJSON) {
+	t.Helper()
+	kept, err := loadBTCFilterState(dir)
+	if err != nil || kept.Tweak != st.BIP37.FilterTweak || kept.Capacity != st.BIP37.FilterCapacity {
+		t.Errorf("%s holds %+v (%v), want the run's tweak %d and capacity %d", btcFilterFile, kept, err, st.BIP37.FilterTweak, st.BIP37.FilterCapacity)
+	}
+	dir = t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, btcFilterFile), []byte(`{"tweak":707406378,"capacity":800}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stats := filepath.Join(t.TempDir(), "stats.json")
+	if code, _, stderr := runCLI(t, append(args, "--store", dir, "--mode", "bip37", "--stats", stats)...); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b := readStats(t, stats).BIP37
+	if b.FilterTweak != 707406378 || b.FilterCapacity != 800 || b.FilterBytes <= st.BIP37.FilterBytes {
+		t.Errorf("scan on a kept filter state: tweak %d, capacity %d, %d B; want 707406378, 800, more than %d B",
+			b.FilterTweak, b.FilterCapacity, b.FilterBytes, st.BIP37.FilterBytes)
+	}
+	t.Logf("kept filter state: %d B at capacity 800 against %d B at %d", b.FilterBytes, st.BIP37.FilterBytes, st.BIP37.FilterCapacity)
+}
+
+// failingWriter is a stdout that is gone (a closed pipe).
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+// checkJSONTxs compares the --json transactions with the wallet's from
 // height from on.
-func checkJSONTxs(t *testing.T, sc *spvtest.Scenario, stdout string, from int32) {
+func checkJSONTxs(t *testing.T, sc *spvtest.Scenario, txs []btcTxJSON, from int32) {
 	t.Helper()
 	want := sc.Want(from, sc.Tip)
-	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	if len(lines) != len(want) {
-		t.Fatalf("%d JSON lines, want %d:\n%s", len(lines), len(want), stdout)
+	if len(txs) != len(want) {
+		t.Fatalf("%d JSON transactions, want %d: %+v", len(txs), len(want), txs)
 	}
-	for i, l := range lines {
-		var got btcTxJSON
-		if err := json.Unmarshal([]byte(l), &got); err != nil {
-			t.Fatalf("line %q: %v", l, err)
-		}
+	for i, got := range txs {
 		w := want[i]
-		if got.TxID != w.ID.String() || got.Height != w.Height || got.BlockHash != w.Block.String() {
-			t.Errorf("line %d = %s at %d in %s, want %s at %d in %s", i, got.TxID, got.Height, got.BlockHash, w.ID, w.Height, w.Block)
+		if got.TxID != w.ID.String() || got.Height != w.Height || got.BlockHash != w.Block.String() || got.Removed {
+			t.Errorf("line %d = %s at %d in %s (removed %v), want %s at %d in %s", i, got.TxID, got.Height, got.BlockHash, got.Removed, w.ID, w.Height, w.Block)
 		}
 		var outs, wantOuts []int
 		for _, o := range got.Outputs {
@@ -210,7 +339,7 @@ func readStats(t *testing.T, path string) btcStatsJSON {
 }
 
 func TestBTCScanProgress(t *testing.T) {
-	got := btcProgress(spv.Progress{Height: 14, From: 10, To: 19})
+	got := btcProgress(10, 14, 19)
 	if want := "block 14 of 10..19 [###############...............]  50%"; got != want {
 		t.Errorf("btcProgress(14 of 10..19) = %q, want %q", got, want)
 	}

@@ -49,7 +49,8 @@ func groups() []group {
 			{name: "scan", summary: "find logs over a block range by header blooms, with proof (no --rpc: the embedded demo chain)", run: ethScan},
 		}},
 		{name: "btc", summary: "Bitcoin light client over P2P", commands: []command{
-			{name: "scan", summary: "find a wallet's transactions with BIP157/158 or BIP37 filters from one peer", run: btcScan},
+			{name: "scan", summary: "find a wallet's transactions, coins and balance with BIP157/158 or BIP37 filters (--follow: stay at the tip)", run: btcScan},
+			{name: "send", summary: "relay a signed transaction to peers and report whether each requested or rejected it", run: btcSend},
 		}},
 		{name: "bench", summary: "benchmark results and measurements", commands: []command{
 			{name: "compare", summary: "tabulate chainsieve against btcd/geth from go test -bench output", run: benchCompare},

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/btcsuite/btcd/chaincfg/v2"
+	"github.com/chainsieve/chainsieve/gcs"
+	"github.com/chainsieve/chainsieve/testvectors/livenode"
+	"github.com/chainsieve/chainsieve/testvectors/spvtest"
+)
+
+// otherNode starts a second btcd of the scenario, linked to its node.
+func otherNode(t *testing.T, sc *spvtest.Scenario, args ...string) *livenode.Node {
+	t.Helper()
+	n := livenode.StartBtcd(t, livenode.NewWallet("btc scan other node", &chaincfg.RegressionNetParams).NewAddress(livenode.P2PKH).Address, args...)
+	spvtest.Link(t, sc.Node, n)
+	return n
+}
+
+// scenarioArgs is btc scan of the scenario's wallet on regtest.
+func scenarioArgs(sc *spvtest.Scenario, peers ...string) []string {
+	args := []string{"btc", "scan", "--network", "regtest", "--json"}
+	for _, p := range peers {
+		args = append(args, "--peer", p)
+	}
+	for _, a := range sc.Addresses() {
+		args = append(args, "--address", a.String())
+	}
+	return args
+}
+
+// TestBTCScanTwoPeers scans the scenario from two linked btcd nodes in
+// both modes: the output is exactly the wallet's transactions, then its
+// coins as the node's gettxout has them; --stats names both peers, bans
+// none, and in bip157 mode counts cfheaders from each (the quorum of
+// two). A second run on the same --store receives one empty headers
+// message a peer and no filter headers, prints the same, and in bip37
+// mode loads its filter with the tweak and capacity the first run kept.
+func TestBTCScanTwoPeers(t *testing.T) {
+	sc := spvtest.NewScenario(t, livenode.StartBtcd, spvtest.Options{Filler: 6, FillerOutputs: 3})
+	other := otherNode(t, sc)
+	args := scenarioArgs(sc, sc.Node.P2PAddr, other.P2PAddr)
+	for _, mode := range []string{"bip157", "bip37"} {
+		t.Run(mode, func(t *testing.T) {
+			dir := t.TempDir()
+			var first string
+			var firstStats btcStatsJSON
+			for run := range 2 {
+				stats := filepath.Join(t.TempDir(), "stats.json")
+				code, stdout, stderr := runCLI(t, append(args, "--mode", mode, "--store", dir, "--stats", stats)...)
+				if code != exitOK {
+					t.Fatalf("run %d: exit %d\n%s", run+1, code, stderr)
+				}
+				out := parseBTCJSON(t, stdout)
+				checkJSONTxs(t, sc, out.txs, 0)
+				checkWallet(t, out, sc.Node, scenarioScripts(sc), sc.Tip, true)
+				st := readStats(t, stats)
+				var peers []string
+				for _, p := range st.Peers {
+					peers = append(peers, p.Address)
+				}
+				slices.Sort(peers)
+				want := []string{sc.Node.P2PAddr, other.P2PAddr}
+				slices.Sort(want)
+				if !slices.Equal(peers, want) || len(st.Bans) != 0 || st.BytesPerBlock <= 0 || st.Error != "" {
+					t.Errorf("run %d: peers %v, bans %v, %.0f B a block; want both peers, no ban", run+1, peers, st.Bans, st.BytesPerBlock)
+				}
+				headers, cfheaders := st.Received["headers"], st.Received["cfheaders"]
+				t.Logf("run %d: %d B received (%.0f B a block), headers %d messages %d B, cfheaders %d messages %d B",
+					run+1, st.BytesReceived, st.BytesPerBlock, headers.Messages, headers.Bytes, cfheaders.Messages, cfheaders.Bytes)
+				if run == 0 {
+					first, firstStats = stdout, st
+					if mode == "bip157" && cfheaders.Messages < 2 {
+						t.Errorf("%d cfheaders messages, want one from each peer at least", cfheaders.Messages)
+					}
+					continue
+				}
+				if stdout != first {
+					t.Errorf("second run printed\n%s\nthe first\n%s", stdout, first)
+				}
+				if headers.Messages != 2 || headers.Bytes != 2*25 || cfheaders.Messages != 0 {
+					t.Errorf("second run on the store: headers %+v, cfheaders %+v; want one empty message (25 B) a peer, none", headers, cfheaders)
+				}
+				if b, a := st.BIP37, firstStats.BIP37; mode == "bip37" && (b.FilterTweak != a.FilterTweak || b.FilterCapacity != a.FilterCapacity) {
+					t.Errorf("second run's filter: tweak %d capacity %d, want the first's %d %d", b.FilterTweak, b.FilterCapacity, a.FilterTweak, a.FilterCapacity)
+				}
+			}
+		})
+	}
+}
+
+// TestBTCScanLyingProxy puts a proxy in front of one of two linked btcd
+// nodes that lies consistently about the filter of the block where the
+// wallet spends its P2PKH coin (the filter and its hash in every
+// cfheaders hold only the wallet's scripts). The scan from the honest
+// node, the liar and the liar's node bans the liar, names it and the
+// reason on stderr and in --stats, and still prints exactly the wallet's
+// transactions and coins.
+func TestBTCScanLyingProxy(t *testing.T) {
+	nobanning := "--nobanning" // btcd bans 127.0.0.1 for a peer the proxy made misbehave
+	sc := spvtest.NewScenario(t, livenode.StartBtcd, spvtest.Options{Filler: 6, FillerOutputs: 3, Args: []string{nobanning}})
+	b := otherNode(t, sc, nobanning)
+	spend := sc.Want(sc.Received+1, sc.Tip)[0].Height
+	hash := sc.BlockHash(t, spend)
+	var scripts [][]byte
+	for _, a := range sc.Addresses() {
+		scripts = append(scripts, a.Script)
+	}
+	f, err := gcs.Build(gcs.Params{P: gcs.BasicP, M: gcs.BasicM}, gcs.BasicKey(hash), scripts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	liar := spvtest.NewProxy(t, b.P2PAddr, sc.Network, spvtest.FilterLie(b, hash, spend, f.Bytes()))
+	stats := filepath.Join(t.TempDir(), "stats.json")
+	code, stdout, stderr := runCLI(t, append(scenarioArgs(sc, sc.Node.P2PAddr, liar.Addr, b.P2PAddr), "--store", t.TempDir(), "--stats", stats)...)
+	t.Logf("%s", stderr)
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	out := parseBTCJSON(t, stdout)
+	checkJSONTxs(t, sc, out.txs, 0)
+	checkWallet(t, out, sc.Node, scenarioScripts(sc), sc.Tip, true)
+	const reason = "the peer's filter lacks the output script of"
+	if want := fmt.Sprintf("btc scan: banned %s until ", liar.Addr); !strings.Contains(stderr, want) || !strings.Contains(stderr, reason) {
+		t.Errorf("stderr lacks %q and %q", want, reason)
+	}
+	st := readStats(t, stats)
+	if len(st.Bans) != 1 || st.Bans[0].Key != liar.Addr || !strings.Contains(st.Bans[0].Reason, reason) {
+		t.Errorf("--stats bans %+v, want the liar %s for %q", st.Bans, liar.Addr, reason)
+	}
+	i := slices.IndexFunc(st.Peers, func(p btcStatsPeer) bool { return p.Address == liar.Addr })
+	if i < 0 || !strings.Contains(st.Peers[i].Dropped, reason) {
+		t.Errorf("--stats peers %+v: want the liar, dropped for %q", st.Peers, reason)
+	}
+}
