@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"strings"
 	"sync"
@@ -77,48 +76,13 @@ func scenarioScripts(sc *spvtest.Scenario) map[string]bool {
 	return owned
 }
 
-// nodeUTXOs returns the outputs to owned scripts that n's chain leaves
-// unspent, worked out block by block, each confirmed by gettxout.
-func nodeUTXOs(t *testing.T, n *livenode.Node, owned map[string]bool) map[wire.OutPoint]int64 {
-	t.Helper()
-	blocks, err := n.Blocks(t.Context(), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := make(map[wire.OutPoint]int64)
-	for _, blk := range blocks {
-		for _, tx := range blk.Transactions {
-			for _, in := range tx.TxIn {
-				delete(want, in.PreviousOutPoint)
-			}
-			for i, o := range tx.TxOut {
-				if owned[string(o.PkScript)] {
-					want[wire.OutPoint{Hash: tx.TxHash(), Index: uint32(i)}] = o.Value
-				}
-			}
-		}
-	}
-	for op, value := range want {
-		var out *struct {
-			Value float64 `json:"value"`
-		}
-		if err := n.RPC.Call(t.Context(), &out, "gettxout", op.Hash.String(), op.Index, false); err != nil {
-			t.Fatal(err)
-		}
-		if out == nil || fmt.Sprintf("%.8f", out.Value) != fmt.Sprintf("%.8f", float64(value)/1e8) {
-			t.Fatalf("gettxout %v = %+v, want unspent with %d sat", op, out, value)
-		}
-	}
-	return want
-}
-
 // checkWallet compares the confirmed utxo records with the coins n's
 // chain leaves the owned scripts (gettxout), and the balance record with
 // their sum at tip. settled: no record may be unconfirmed or spent by an
 // unconfirmed transaction.
 func checkWallet(t *testing.T, out btcJSONOutput, n *livenode.Node, owned map[string]bool, tip int32, settled bool) {
 	t.Helper()
-	want := nodeUTXOs(t, n, owned)
+	want := spvtest.Unspent(t, n, owned)
 	got := make(map[wire.OutPoint]int64)
 	var sum int64
 	for _, u := range out.utxos {

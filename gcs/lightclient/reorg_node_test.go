@@ -1,7 +1,6 @@
 package lightclient
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -182,32 +181,15 @@ func txCount(evs []Event) int {
 }
 
 // checkUTXOs compares the client's confirmed coins with the outputs to
-// the wallet's watched scripts that n's chain leaves unspent, worked out
-// block by block from the node's blocks, and asks gettxout for each.
+// the wallet's watched scripts that n's chain leaves unspent
+// (spvtest.Unspent, each confirmed by gettxout).
 func checkUTXOs(t testing.TB, cl *Client, n *livenode.Node) {
 	t.Helper()
-	ctx := t.Context()
 	owned := make(map[string]bool)
 	for _, d := range cl.Watched() {
 		owned[string(d.Script)] = true
 	}
-	blocks, err := n.Blocks(ctx, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := make(map[wire.OutPoint]int64)
-	for _, blk := range blocks {
-		for _, tx := range blk.Transactions {
-			for _, in := range tx.TxIn {
-				delete(want, in.PreviousOutPoint)
-			}
-			for i, o := range tx.TxOut {
-				if owned[string(o.PkScript)] {
-					want[wire.OutPoint{Hash: tx.TxHash(), Index: uint32(i)}] = o.Value
-				}
-			}
-		}
-	}
+	want := spvtest.Unspent(t, n, owned)
 	got := make(map[wire.OutPoint]int64)
 	for _, coin := range cl.Unspent() {
 		if coin.Height >= 0 {
@@ -217,22 +199,5 @@ func checkUTXOs(t testing.TB, cl *Client, n *livenode.Node) {
 	if !maps.Equal(got, want) {
 		t.Errorf("client's coins %v, the node's chain leaves %v", got, want)
 	}
-	for op, value := range want {
-		checkTxOut(ctx, t, n, op, value)
-	}
 	t.Logf("%d coins, balance %+v", len(want), cl.Balance(1))
-}
-
-// checkTxOut asks the node whether op is unspent with value.
-func checkTxOut(ctx context.Context, t testing.TB, n *livenode.Node, op wire.OutPoint, value int64) {
-	t.Helper()
-	var out *struct {
-		Value float64 `json:"value"`
-	}
-	if err := n.RPC.Call(ctx, &out, "gettxout", op.Hash.String(), op.Index, false); err != nil {
-		t.Fatal(err)
-	}
-	if out == nil || fmt.Sprintf("%.8f", out.Value) != fmt.Sprintf("%.8f", float64(value)/1e8) {
-		t.Errorf("gettxout %v = %+v, want unspent with %d sat", op, out, value)
-	}
 }
