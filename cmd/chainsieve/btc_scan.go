@@ -110,11 +110,11 @@ func btcScan(ctx context.Context, e *env, args []string) int {
 	if err != nil { // the flags' checks should have caught it
 		return usageError(e, "btc scan", "%v", err)
 	}
-	if err := c.Start(ctx); err != nil {
-		fmt.Fprintf(e.stderr, "chainsieve btc scan: --store %s: %s\n", f.storeDir, peerText(err.Error()))
-		return exitFailure
-	}
 	out := newBTCScanOutput(e, f, c, filter)
+	if err := c.Start(ctx); err != nil {
+		err = fmt.Errorf("--store %s: %w", f.storeDir, err)
+		return out.fail(err, time.Since(began))
+	}
 	out.saveFilter() // the tweak is the client's from now on: keep it before anything is loaded
 	runErr := out.events()
 	runErr = errors.Join(runErr, c.Stop())
@@ -127,21 +127,30 @@ func btcScan(ctx context.Context, e *env, args []string) int {
 	if err := out.summary(time.Since(began), complete); err != nil {
 		runErr = errors.Join(runErr, err)
 	}
+	if runErr != nil {
+		return out.fail(runErr, time.Since(began))
+	}
+	if interrupted && !f.follow {
+		return out.fail(fmt.Errorf("interrupted after block %d: the range was not scanned to its end", out.reported), time.Since(began))
+	}
 	if f.stats != "" {
-		if werr := writeBTCStats(f.stats, out, time.Since(began), runErr); werr != nil {
-			fmt.Fprintf(e.stderr, "chainsieve btc scan: --stats: %v\n", werr)
+		if err := writeBTCStats(f.stats, out, time.Since(began), nil); err != nil {
+			fmt.Fprintf(e.stderr, "chainsieve btc scan: --stats: %v\n", err)
 			return exitFailure
 		}
 	}
-	switch {
-	case runErr != nil:
-		fmt.Fprintf(e.stderr, "chainsieve btc scan: %s\n", peerText(runErr.Error()))
-		return exitFailure
-	case interrupted && !f.follow:
-		fmt.Fprintf(e.stderr, "chainsieve btc scan: interrupted after block %d: the range was not scanned to its end\n", out.reported)
-		return exitFailure
-	}
 	return exitOK
+}
+
+// fail reports the run's error, with the --stats file that records it.
+func (o *btcScanOutput) fail(err error, total time.Duration) int {
+	if o.f.stats != "" {
+		if werr := writeBTCStats(o.f.stats, o, total, err); werr != nil {
+			fmt.Fprintf(o.e.stderr, "chainsieve btc scan: --stats: %v\n", werr)
+		}
+	}
+	fmt.Fprintf(o.e.stderr, "chainsieve btc scan: %s\n", peerText(err.Error()))
+	return exitFailure
 }
 
 // listFlag collects the values of a repeatable flag.

@@ -129,11 +129,15 @@ func TestBTCScanLockedStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	stats := filepath.Join(t.TempDir(), "stats.json")
 	code, _, stderr := runCLI(t, "btc", "scan", "--store", dir, "--peer", "127.0.0.1:1", "--network", "regtest",
-		"--address", "mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn")
+		"--address", "mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn", "--stats", stats)
 	want := fmt.Sprintf("is held by \"pid %d since ", os.Getpid())
 	if code != exitFailure || !strings.Contains(stderr, "--store "+dir) || !strings.Contains(stderr, want) {
 		t.Errorf("run(a locked store) = %d, stderr %q; want %d and %q", code, stderr, exitFailure, want)
+	}
+	if st := readStats(t, stats); !strings.Contains(st.Error, want) || st.BytesReceived != 0 {
+		t.Errorf("--stats of the failed run: %+v, want the error and no traffic", st)
 	}
 }
 
