@@ -98,6 +98,9 @@ func btcScan(ctx context.Context, e *env, args []string) int {
 		return code
 	}
 	began := time.Now()
+	if f.storeDir == "" {
+		fmt.Fprintf(e.stderr, "btc scan: no user cache directory in the environment: headers are kept in memory for this run (--store DIR keeps them)\n")
+	}
 	var filter btcFilterState
 	if f.mode == lightclient.BIP37 {
 		var err error
@@ -112,7 +115,9 @@ func btcScan(ctx context.Context, e *env, args []string) int {
 	}
 	out := newBTCScanOutput(e, f, c, filter)
 	if err := c.Start(ctx); err != nil {
-		err = fmt.Errorf("--store %s: %w", f.storeDir, err)
+		if f.storeDir != "" {
+			err = fmt.Errorf("--store %s: %w", f.storeDir, err)
+		}
 		return out.fail(err, time.Since(began))
 	}
 	out.saveFilter() // the tweak is the client's from now on: keep it before anything is loaded
@@ -186,7 +191,11 @@ func parseBTCScanFlags(e *env, args []string) (*btcScanFlags, int, bool) {
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	f := &btcScanFlags{peers: peers, storeDir: *storeDir, stats: *stats, follow: *follow, fp: *fp, asJSON: *asJSON}
-	in := btcScanInput{pos: pos, set: set, network: *network, mode: *mode, birthday: *birthday, from: *from, to: *to,
+	// The user cache directory comes from the environment (os.UserCacheDir
+	// reads these); with none, as in tests that call run, the headers stay
+	// in memory for the run.
+	hasCache := e.getenv("XDG_CACHE_HOME") != "" || e.getenv("HOME") != "" || e.getenv("LocalAppData") != ""
+	in := btcScanInput{pos: pos, set: set, hasCache: hasCache, network: *network, mode: *mode, birthday: *birthday, from: *from, to: *to,
 		gap: *gap, confirmations: *confirmations, addrs: addrs, descs: descs, outpoints: outpoints, checkpoint: *checkpoint}
 	if err := f.check(in); err != nil {
 		return nil, usageError(e, "btc scan", "%v", err), false
@@ -198,6 +207,7 @@ func parseBTCScanFlags(e *env, args []string) (*btcScanFlags, int, bool) {
 type btcScanInput struct {
 	pos                               []string
 	set                               map[string]bool
+	hasCache                          bool // the environment names a user cache directory
 	network, mode, checkpoint         string
 	birthday, from, to, confirmations int
 	gap                               uint
@@ -222,7 +232,7 @@ func (f *btcScanFlags) check(in btcScanInput) error {
 			return fmt.Errorf("--peer %q: %v", p, err)
 		}
 	}
-	if f.storeDir == "" {
+	if !in.set["store"] && in.hasCache {
 		if f.storeDir, err = store.DefaultDir(f.net.Name()); err != nil {
 			return fmt.Errorf("--store: no default directory (%v): give one", err)
 		}

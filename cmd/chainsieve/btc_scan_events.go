@@ -114,7 +114,7 @@ func (o *btcScanOutput) finish() {
 // directory when they are new: first while the client holds the store's
 // lock (before it loads a filter), then as the capacity grows.
 func (o *btcScanOutput) saveFilter() {
-	if o.f.mode != lightclient.BIP37 {
+	if o.f.mode != lightclient.BIP37 || o.f.storeDir == "" {
 		return
 	}
 	now := btcFilterState{Tweak: o.filter.Tweak, Capacity: max(o.filter.Capacity, o.c.Stats().FilterCapacity)}

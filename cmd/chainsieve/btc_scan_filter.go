@@ -27,9 +27,14 @@ type btcFilterState struct {
 
 // loadBTCFilterState reads the state kept in dir, or picks a random tweak
 // if there is none yet.
+// An empty dir (a store in memory) keeps nothing.
 func loadBTCFilterState(dir string) (btcFilterState, error) {
 	var st btcFilterState
-	b, err := os.ReadFile(filepath.Join(dir, btcFilterFile))
+	var b []byte
+	err := fs.ErrNotExist
+	if dir != "" {
+		b, err = os.ReadFile(filepath.Join(dir, btcFilterFile))
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

@@ -36,7 +36,7 @@ func TestBTCScanNetworks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := &env{stdout: io.Discard, stderr: io.Discard}
+		e := &env{stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
 		f, code, ok := parseBTCScanFlags(e, []string{"--peer", "127.0.0.1:1", "--network", name, "--mode", "bip157", "--address", a.EncodeAddress()})
 		if !ok || f.net != n {
 			t.Errorf("btc scan --network %s --address %s: exit %d, network %v, want %s", name, a, code, f, n.Name())
@@ -108,15 +108,38 @@ func TestBTCScanUsage(t *testing.T) {
 	}
 	// A mainnet descriptor wallet with no --peer is valid (DNS seeds):
 	// only the flags are parsed here.
-	e := &env{stdout: io.Discard, stderr: io.Discard}
+	e := &env{stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
 	f, code, ok := parseBTCScanFlags(e, []string{"--network", "mainnet", "--descriptor", mainnetDesc, "--birthday", "850000", "--store", file})
-	if !ok || len(f.peers) != 0 || len(f.descs) != 1 || f.birthday != 850000 || f.confirmations != 1 {
+	if !ok || len(f.peers) != 0 || len(f.descs) != 1 || f.birthday != 850000 || f.confirmations != 1 || f.storeDir != file {
 		t.Errorf("mainnet descriptor wallet without --peer: exit %d, %+v", code, f)
 	}
 	// A peer that does not answer is a failure, not a usage error.
 	code, _, stderr := runCLI(t, "btc", "scan", "--store", t.TempDir(), "--peer", "127.0.0.1:1", "--network", "regtest", "--address", addr)
 	if code != exitFailure || !strings.Contains(stderr, "chainsieve btc scan: ") || !strings.Contains(stderr, "127.0.0.1:1") {
 		t.Errorf("run(a closed port) = %d, stderr %q; want %d and the dial error", code, stderr, exitFailure)
+	}
+}
+
+// TestBTCScanDefaultStore: without --store the store is the user cache
+// directory's chainsieve/btc/NETWORK when the environment names one
+// (os.UserCacheDir), in memory when it names none.
+func TestBTCScanDefaultStore(t *testing.T) {
+	args := []string{"--peer", "127.0.0.1:1", "--network", "testnet4", "--address", "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx"}
+	for _, tt := range []struct {
+		env  map[string]string
+		want func() string
+	}{
+		{map[string]string{"HOME": "/home/someone"}, func() string { d, _ := store.DefaultDir("testnet4"); return d }},
+		{nil, func() string { return "" }},
+	} {
+		e := &env{stdout: io.Discard, stderr: io.Discard, getenv: func(k string) string { return tt.env[k] }}
+		f, code, ok := parseBTCScanFlags(e, args)
+		if !ok {
+			t.Fatalf("environment %v: exit %d", tt.env, code)
+		}
+		if f.storeDir != tt.want() {
+			t.Errorf("environment %v: store %q, want %q", tt.env, f.storeDir, tt.want())
+		}
 	}
 }
 
