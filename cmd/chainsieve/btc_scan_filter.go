@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/chainsieve/chainsieve/core/untrusted"
 )
 
 // btcFilterFile is the file in the store directory that keeps a BIP37
@@ -41,7 +43,7 @@ func loadBTCFilterState(dir string) (btcFilterState, error) {
 		return st, err
 	default:
 		if err := json.Unmarshal(b, &st); err != nil || st.Tweak == 0 {
-			return st, fmt.Errorf("%s: not a filter state (%s): remove it to start a new one", btcFilterFile, peerTextN(string(b), 80))
+			return st, fmt.Errorf("%s: not a filter state (%s): remove it to start a new one", btcFilterFile, untrusted.Line(string(b), 80))
 		}
 	}
 	for st.Tweak == 0 {

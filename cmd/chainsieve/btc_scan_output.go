@@ -10,6 +10,7 @@ import (
 
 	"github.com/chainsieve/chainsieve/bip37/bloomscan"
 	"github.com/chainsieve/chainsieve/cmd/chainsieve/internal/progress"
+	"github.com/chainsieve/chainsieve/core/untrusted"
 	"github.com/chainsieve/chainsieve/gcs/lightclient"
 	"github.com/chainsieve/chainsieve/gcs/spv"
 )
@@ -190,7 +191,7 @@ func writeBTCStats(path string, o *btcScanOutput, total time.Duration, runErr er
 	}
 	var used []string
 	for _, p := range c.PeersUsed() {
-		j.Peers = append(j.Peers, btcStatsPeer{Address: p.Addr, UserAgent: peerTextN(p.UserAgent, 256), Services: p.Services.String(),
+		j.Peers = append(j.Peers, btcStatsPeer{Address: p.Addr, UserAgent: untrusted.Line(p.UserAgent, 256), Services: p.Services.String(),
 			StartHeight: p.StartHeight, BytesReceived: p.Traffic.BytesReceived, BytesSent: p.Traffic.BytesSent, Dropped: droppedReason(p.Dropped)})
 		used = append(used, p.Addr)
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/btcsuite/btcd/wire/v2"
+	"github.com/chainsieve/chainsieve/core/untrusted"
 	"github.com/chainsieve/chainsieve/gcs/lightclient"
 	"github.com/chainsieve/chainsieve/gcs/spv"
 )
@@ -168,7 +169,7 @@ func btcRelayJSON(r spv.Relay) btcSendJSON {
 	j := btcSendJSON{Peer: r.Peer, Outcome: r.Outcome.String()}
 	switch {
 	case r.Outcome == spv.Rejected:
-		j.Code, j.Reason = r.Code.String(), peerTextN(r.Reason, 300)
+		j.Code, j.Reason = r.Code.String(), untrusted.Line(r.Reason, 300)
 	case r.Err != nil: // requested but never settled, or the session failed
 		j.Outcome, j.Error = "failed", peerText(r.Err.Error())
 	}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/chainsieve/chainsieve/core/untrusted"
+
 	"github.com/ethereum/go-ethereum/beacon/params"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -182,7 +184,7 @@ func newRun(cfg Config) (*run, error) {
 	}
 	base, err := url.Parse(cfg.URL)
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
-		return nil, fmt.Errorf("beacon: Config.URL %s is not an http(s) URL", quote([]byte(cfg.URL)))
+		return nil, fmt.Errorf("beacon: Config.URL %s is not an http(s) URL", untrusted.Quote([]byte(cfg.URL)))
 	}
 	if cfg.Client == nil {
 		cfg.Client = http.DefaultClient
@@ -393,5 +395,5 @@ func (r *run) sync(ctx context.Context, s *store, target, current uint64) (int, 
 // decodeError describes a body that does not decode: the decoder's
 // complaint and the body's first bytes, both escaped.
 func decodeError(err error, body []byte) error {
-	return fmt.Errorf("%s; the answer begins %s", clean(err), quote(body))
+	return fmt.Errorf("%s; the answer begins %s", untrusted.Text(err.Error()), untrusted.Quote(body))
 }

@@ -2,10 +2,7 @@ package beacon
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Check names the rule a beacon API answer broke. Every error [Anchor]
@@ -54,41 +51,3 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
-
-// maxQuoted is how many bytes of server text an error message quotes.
-const maxQuoted = 200
-
-// quote clips text from the network to maxQuoted bytes and quotes it, so
-// control characters and invalid UTF-8 reach a terminal escaped.
-func quote(b []byte) string {
-	if len(b) > maxQuoted {
-		return strconv.Quote(string(b[:maxQuoted])) + "…"
-	}
-	return strconv.Quote(string(b))
-}
-
-// clean makes an error message that may echo server text safe to print:
-// clipped to maxQuoted bytes, with control characters and invalid UTF-8
-// escaped as Go quotes them; the rest is left as it is.
-func clean(err error) string {
-	msg := err.Error()
-	var b strings.Builder
-	for i := 0; i < len(msg); {
-		if i >= maxQuoted {
-			b.WriteString("…")
-			break
-		}
-		r, n := utf8.DecodeRuneInString(msg[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, msg[i])
-		case unicode.IsControl(r):
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		default:
-			b.WriteString(msg[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}

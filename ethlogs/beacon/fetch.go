@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/chainsieve/chainsieve/core/untrusted"
 )
 
 // The light-client endpoints (beacon-APIs apis/beacon/light_client).
@@ -61,16 +63,16 @@ func (f *fetcher) get(ctx context.Context, path string, query url.Values, limit 
 		if ue := (*url.Error)(nil); errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, fail(CheckTransport, "%s", clean(err))
+		return nil, fail(CheckTransport, "%s", untrusted.Text(err.Error()))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	f.bytes += int64(len(body))
 	switch {
 	case resp.StatusCode != http.StatusOK:
-		return nil, fail(CheckTransport, "HTTP %s: %s", status(resp), quote(body))
+		return nil, fail(CheckTransport, "HTTP %s: %s", status(resp), untrusted.Quote(body))
 	case err != nil:
-		return nil, fail(CheckTransport, "reading the answer: %s", clean(err))
+		return nil, fail(CheckTransport, "reading the answer: %s", untrusted.Text(err.Error()))
 	case int64(len(body)) > limit:
 		return nil, fail(CheckSize, "the answer is larger than %d bytes, the limit for this request", limit)
 	}

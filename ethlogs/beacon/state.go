@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/chainsieve/chainsieve/core/untrusted"
+
 	"github.com/ethereum/go-ethereum/common"
 )
 
@@ -53,7 +55,7 @@ func readState(path string, gvr common.Hash) (state, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&st); err != nil {
-		return fail("corrupt (%s): remove it to start over from a checkpoint", clean(err))
+		return fail("corrupt (%s): remove it to start over from a checkpoint", untrusted.Text(err.Error()))
 	}
 	if st.GenesisValidatorsRoot != gvr {
 		return fail("it belongs to the network with genesis validators root %s, not %s", st.GenesisValidatorsRoot, gvr)

@@ -8,6 +8,8 @@ import (
 	"math/big"
 	"path/filepath"
 
+	"github.com/chainsieve/chainsieve/core/untrusted"
+
 	"github.com/chainsieve/chainsieve/ethlogs"
 	"github.com/chainsieve/chainsieve/ethlogs/beacon"
 	"github.com/ethereum/go-ethereum/beacon/params"
@@ -125,7 +127,7 @@ func noFinality(err error) string {
 	case errors.Is(err, errNoBlock):
 		return "it answers null for finalized"
 	case errors.As(err, &re) && !isLimit(re):
-		return "it answers finalized with " + clean(re)
+		return "it answers finalized with " + untrusted.Text(re.Error())
 	}
 	return ""
 }
@@ -200,7 +202,7 @@ func decodeAnyBlock(raw json.RawMessage, want uint64) (*block, error) {
 			Number *hexutil.Uint64 `json:"number"`
 		}
 		if json.Unmarshal(raw, &n) != nil || n.Number == nil {
-			return nil, fmt.Errorf("no block number in the answer %s", quote(raw))
+			return nil, fmt.Errorf("no block number in the answer %s", untrusted.Quote(raw))
 		}
 		want = uint64(*n.Number)
 	}
@@ -330,7 +332,7 @@ func (s *scanner) beaconChain(ctx context.Context) (*params.ChainConfig, error) 
 		err = json.Unmarshal(calls[0].Result, &id)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("scan: eth_chainId: %s", clean(err))
+		return nil, fmt.Errorf("scan: eth_chainId: %s", untrusted.Text(err.Error()))
 	}
 	n := (*big.Int)(&id)
 	if c := beaconChainOf(n); c != nil {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/chainsieve/chainsieve/core/untrusted"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 )
@@ -101,16 +103,16 @@ func confirmOne(ctx context.Context, c *Client, n uint64, finality bool) Confirm
 		calls = append(calls, Call{Method: "eth_getBlockByNumber", Params: []any{Finalized, false}})
 	}
 	if err := c.Batch(ctx, calls); err != nil {
-		r.Err = fmt.Errorf("no answer (%s)", clean(err))
+		r.Err = fmt.Errorf("no answer (%s)", untrusted.Text(err.Error()))
 		return r
 	}
 	if calls[0].Err != nil {
-		r.Err = fmt.Errorf("no block %d (%s)", n, clean(calls[0].Err))
+		r.Err = fmt.Errorf("no block %d (%s)", n, untrusted.Text(calls[0].Err.Error()))
 		return r
 	}
 	b, err := decodeAnyBlock(calls[0].Result, n)
 	if err != nil {
-		r.Err = fmt.Errorf("block %d: %s", n, clean(err))
+		r.Err = fmt.Errorf("block %d: %s", n, untrusted.Text(err.Error()))
 		return r
 	}
 	r.Hash = b.hash
@@ -118,12 +120,12 @@ func confirmOne(ctx context.Context, c *Client, n uint64, finality bool) Confirm
 		return r
 	}
 	if calls[1].Err != nil {
-		r.Err = fmt.Errorf("no finalized block (%s)", clean(calls[1].Err))
+		r.Err = fmt.Errorf("no finalized block (%s)", untrusted.Text(calls[1].Err.Error()))
 		return r
 	}
 	f, err := decodeAnyBlock(calls[1].Result, anyNumber)
 	if err != nil {
-		r.Err = fmt.Errorf("finalized block: %s", clean(err))
+		r.Err = fmt.Errorf("finalized block: %s", untrusted.Text(err.Error()))
 		return r
 	}
 	r.Finalized = f.header.Number.Uint64()

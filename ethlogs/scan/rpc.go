@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/chainsieve/chainsieve/core/untrusted"
 )
 
 // MaxResponse bounds one HTTP response read into memory. A mainnet block's
@@ -232,7 +234,7 @@ func (c *Client) post(ctx context.Context, body []byte) ([]byte, error) {
 		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, &HTTPError{Status: resp.StatusCode, Body: clip(string(raw)), RetryAfter: retryAfter(resp.Header.Get("Retry-After"))}
+		return nil, &HTTPError{Status: resp.StatusCode, Body: untrusted.Text(strings.TrimSpace(string(raw[:min(len(raw), 4*untrusted.Max)]))), RetryAfter: retryAfter(resp.Header.Get("Retry-After"))}
 	}
 	if len(raw) > MaxResponse {
 		return nil, fmt.Errorf("answer larger than %d bytes", MaxResponse)
@@ -245,14 +247,6 @@ func retryAfter(v string) time.Duration {
 		return time.Duration(s) * time.Second
 	}
 	return 0
-}
-
-func clip(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) > 200 {
-		return s[:200] + "…"
-	}
-	return s
 }
 
 // isLimit reports whether err is a provider refusing a request as too

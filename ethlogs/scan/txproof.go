@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/chainsieve/chainsieve/core/untrusted"
+
 	"github.com/chainsieve/chainsieve/ethlogs"
 	"github.com/ethereum/go-ethereum/core/types"
 )
@@ -58,7 +60,7 @@ func proveBlockTxs(m matched, raw json.RawMessage) error {
 		Transactions []*types.Transaction `json:"transactions"`
 	}
 	if err := json.Unmarshal(raw, &body); err != nil {
-		return blockError(number, m.b.hash, ethlogs.ErrTransactionsRoot, "transactions: %s (on a chain with transaction types go-ethereum does not know, transaction hashes cannot be proven: turn the proof off)", clean(err))
+		return blockError(number, m.b.hash, ethlogs.ErrTransactionsRoot, "transactions: %s (on a chain with transaction types go-ethereum does not know, transaction hashes cannot be proven: turn the proof off)", untrusted.Text(err.Error()))
 	}
 	txs := types.Transactions(body.Transactions)
 	if err := ethlogs.VerifyTransactions(h, txs); err != nil {

@@ -3,12 +3,10 @@ package spv
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/chainsieve/chainsieve/core/untrusted"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
@@ -19,9 +17,6 @@ import (
 // by 2 s or more for a peer it did not choose (its txrequest rules), which
 // a light client always is.
 const DefaultRelayWait = 10 * time.Second
-
-// maxReason bounds the characters of a peer's reject reason we keep.
-const maxReason = 200
 
 // RelayOutcome is what a peer did with a transaction we announced.
 type RelayOutcome int
@@ -138,7 +133,7 @@ func (s *Session) Broadcast(ctx context.Context, tx *wire.MsgTx, wait time.Durat
 			timer.Reset(s.timeout) // the peer owes the pong now
 		case *wire.MsgReject:
 			if m.Cmd == wire.CmdTx && m.Hash == id {
-				r.Outcome, r.Settled, r.Code, r.Reason = Rejected, true, m.Code, clean(m.Reason)
+				r.Outcome, r.Settled, r.Code, r.Reason = Rejected, true, m.Code, untrusted.Text(m.Reason)
 				return r
 			}
 		case *wire.MsgPong:
@@ -218,31 +213,4 @@ func (s *Session) next(ctx context.Context, timeout <-chan time.Time) (wire.Mess
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-}
-
-// clean makes text from a peer safe to print: at most maxReason
-// characters (then "…"), with control and other non-printing characters,
-// invalid UTF-8 and backslashes escaped in Go's notation.
-func clean(s string) string {
-	var b strings.Builder
-	for n := 0; s != ""; n++ {
-		if n == maxReason {
-			b.WriteString("…")
-			break
-		}
-		r, size := utf8.DecodeRuneInString(s)
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[0])
-		case r == '\\':
-			b.WriteString(`\\`)
-		case unicode.IsPrint(r):
-			b.WriteRune(r)
-		default:
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		}
-		s = s[size:]
-	}
-	return b.String()
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/chainsieve/chainsieve/core/untrusted"
+
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 )
@@ -113,7 +115,7 @@ func getHeaders(ctx context.Context, s *Session, locator []*chainhash.Hash, stop
 // [ErrMisbehaving].
 func Unexpected(s *Session, msg wire.Message, request string) error {
 	if r, ok := msg.(*wire.MsgReject); ok {
-		return fmt.Errorf("spv: peer %s rejected %s: %s (code %v): %w", s.Addr(), r.Cmd, r.Reason, r.Code, ErrMisbehaving)
+		return fmt.Errorf("spv: peer %s rejected %s: %s (code %v): %w", s.Addr(), untrusted.Text(r.Cmd), untrusted.Text(r.Reason), r.Code, ErrMisbehaving)
 	}
 	return fmt.Errorf("spv: peer %s answered %s with an unexpected %s: %w", s.Addr(), request, msg.Command(), ErrMisbehaving)
 }
