@@ -25,6 +25,12 @@
 // than the state lowers the tip, and the last records' checksums and header
 // links are re-checked ([Store.Recovered] says what was repaired).
 //
+// Beside them a store keeps small files for its users, each replaced whole
+// ([Store.PutFile]: temporary file, fsync, rename, directory fsync) and
+// read back checked ([Store.ReadFile]: a CRC-32C over the file's name and
+// data, its size bounded before it is read), under the same lock: package
+// gcs/lightclient keeps a wallet's state and the peers it learnt there.
+//
 // The store checks no consensus rule: package gcs/spv verifies headers
 // before it appends them, package gcs/cfscan filter headers. A Store is not
 // safe for concurrent use.

@@ -78,13 +78,16 @@ func (d *faultDir) open(name string) (file, error) {
 	return f, nil
 }
 
-func (d *faultDir) readFile(name string) ([]byte, error) {
+func (d *faultDir) readFile(name string, limit int64) ([]byte, error) {
 	if err := d.step(); err != nil {
 		return nil, err
 	}
 	f, ok := d.entries[name]
-	if !ok {
+	switch {
+	case !ok:
 		return nil, fs.ErrNotExist
+	case int64(len(f.data)) > limit:
+		return nil, &sizeError{int64(len(f.data)), limit}
 	}
 	return slices.Clone(f.data), nil
 }

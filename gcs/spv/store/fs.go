@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -14,7 +15,9 @@ import (
 // their own.
 type fsys interface {
 	open(name string) (file, error) // read-write, created if missing
-	readFile(name string) ([]byte, error)
+	// readFile reads a whole file, or fails with a *sizeError without
+	// reading it if it holds more than limit bytes.
+	readFile(name string, limit int64) ([]byte, error)
 	rename(from, to string) error
 	remove(name string) error // no error if missing
 	syncDir() error
@@ -45,8 +48,34 @@ func (d osDir) open(name string) (file, error) {
 	return osFile{f}, nil
 }
 
-func (d osDir) readFile(name string) ([]byte, error) { return os.ReadFile(d.path(name)) }
-func (d osDir) rename(from, to string) error         { return os.Rename(d.path(from), d.path(to)) }
+func (d osDir) rename(from, to string) error { return os.Rename(d.path(from), d.path(to)) }
+
+func (d osDir) readFile(name string, limit int64) ([]byte, error) {
+	f, err := os.Open(d.path(name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > limit {
+		return nil, &sizeError{fi.Size(), limit}
+	}
+	b := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// sizeError is a file larger than its reader accepts.
+type sizeError struct{ size, limit int64 }
+
+func (e *sizeError) Error() string {
+	return fmt.Sprintf("%d bytes, more than the %d it may hold", e.size, e.limit)
+}
 
 func (d osDir) remove(name string) error {
 	if err := os.Remove(d.path(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -97,12 +126,15 @@ func (d *memDir) open(name string) (file, error) {
 	return f, nil
 }
 
-func (d *memDir) readFile(name string) ([]byte, error) {
+func (d *memDir) readFile(name string, limit int64) ([]byte, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	f, ok := d.files[name]
-	if !ok {
+	switch {
+	case !ok:
 		return nil, fs.ErrNotExist
+	case f.n > limit:
+		return nil, &sizeError{f.n, limit}
 	}
 	return f.bytes(), nil
 }

@@ -95,11 +95,15 @@ func (s *Store) load() (err error) {
 	if s.filters, err = s.dir.open(filtersFile); err != nil {
 		return s.ioErr("open", filtersFile, err)
 	}
-	b, err := s.dir.readFile(stateFile)
+	b, err := s.dir.readFile(stateFile, stateSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		s.empty = true
 		// Records without a state were never committed.
 		return errors.Join(s.truncate(s.headers, headersFile, 0), s.truncate(s.filters, filtersFile, 0))
+	}
+	var big *sizeError
+	if errors.As(err, &big) {
+		return fmt.Errorf("store: state is %v: %w (in %s; remove the directory to start again)", big, ErrCorrupt, s.dir)
 	}
 	if err != nil {
 		return s.ioErr("read", stateFile, err)
