@@ -18,5 +18,10 @@
 // When a payment raises maxUsed, the newly watched scripts are returned so
 // that the scan can match them from the wallet's birthday.
 //
+// Between runs: [Wallet.Snapshot] returns the state as plain values (the
+// chains as descriptor text with their used indexes, the ledger's
+// transactions and tip) for the caller to keep, and [Restore] rebuilds the
+// wallet from them, checking that the ledger holds together.
+//
 // Nothing here is safe for concurrent use; callers synchronise.
 package wallet
