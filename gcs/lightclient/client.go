@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/btcsuite/btcd/address/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
@@ -24,32 +25,44 @@ var ErrStopped = errors.New("lightclient: client stopped")
 // Client is a long-lived light client for one wallet; see the package
 // doc. Its methods are safe for concurrent use.
 type Client struct {
-	cfg    Config
-	events chan Event
-	cmds   chan command
-	wake   chan struct{} // a rescan was queued
-	done   chan struct{} // closed when the engine ends
-	cancel context.CancelFunc
-	err    error // why the engine ended; read after done
+	cfg        Config
+	walletFile string     // the wallet's state in the store
+	keep       bool       // a store on disk keeps the wallet's state
+	events     chan Event // the consumer's: unbuffered (deliver.go)
+	queue      chan item  // events and states to keep, for deliver
+	cmds       chan command
+	wake       chan struct{} // a rescan was queued
+	taken      chan struct{} // deliver took a state off the queue
+	done       chan struct{} // closed once the client has stopped
+	cancel     context.CancelFunc
+	err        error        // why the engine ended; read after done
+	markers    atomic.Int32 // states on the queue
+	commits    atomic.Int32 // states written
 
 	mu      sync.Mutex // guards what follows
 	wallet  *wallet.Wallet
 	jobs    []job
+	running []job // the rescans being run
 	stats   Stats
 	started bool
 	stopped bool
-	tip     wallet.Block // the last block reported
+	tip     wallet.Block  // the last block reported
+	resumed *wallet.Block // where the kept state ended, if there was one
+	keepErr error         // a failed commit
 
 	// The engine goroutine's own.
 	chain    *spv.Chain
 	pool     *pool
-	reported []block // Connected blocks, ascending, at most a window
-	pending  []block // scanned but not reported yet (Confirmations)
-	scanned  int32   // the last height scanned
-	tweak    uint32  // of every BIP37 filter
-	capacity uint32  // the BIP37 filters' least capacity
-	synced   bool    // the first header sync is done
-	emitted  int     // Connected and Disconnected events sent
+	reported []block         // Connected blocks, ascending, at most a window
+	pending  []block         // scanned but not reported yet (Confirmations)
+	scanned  int32           // the last height scanned
+	coins    []wire.OutPoint // given (Config.Coins, and kept), so that their spends are found
+	tweak    uint32          // of every BIP37 filter
+	capacity uint32          // the BIP37 filters' least capacity
+	synced   bool            // the first header sync is done
+	emitted  int             // Connected and Disconnected events sent
+	lastKept [32]byte        // the hash of the last state queued
+	unsaved  bool            // a save was skipped
 }
 
 // Stats are what a client measured so far.
@@ -115,8 +128,9 @@ func New(cfg Config) (*Client, error) {
 			return nil, err
 		}
 	}
-	c := &Client{cfg: cfg, events: make(chan Event, cfg.Events), cmds: make(chan command), wake: make(chan struct{}, 1),
-		done: make(chan struct{}), wallet: w, scanned: cfg.Birthday - 1, tweak: cfg.Tweak, capacity: cfg.Capacity}
+	c := &Client{cfg: cfg, walletFile: walletName(&cfg), keep: cfg.Store != "", events: make(chan Event), queue: make(chan item, cfg.Events),
+		cmds: make(chan command), wake: make(chan struct{}, 1), taken: make(chan struct{}, 1), done: make(chan struct{}),
+		wallet: w, scanned: cfg.Birthday - 1, coins: slices.Clone(cfg.Coins), tweak: cfg.Tweak, capacity: cfg.Capacity}
 	for c.tweak == 0 {
 		var b [4]byte
 		rand.Read(b[:])
@@ -125,13 +139,16 @@ func New(cfg Config) (*Client, error) {
 	return c, nil
 }
 
-// Start opens the header store and starts the client: it connects to
-// peers, syncs headers, scans from the birthday and reports what it finds
-// on [Client.Events]; with Follow it then stays at the tip. It returns at
-// once; an error here is the store's (locked by another process, of
-// another network). The client runs until ctx ends, [Client.Stop], a
-// failure it cannot get past (no peers, a wallet error), or, without
-// Follow, the end of the range.
+// Start opens the store and starts the client: it takes up the wallet's
+// state the store keeps (see the package doc), connects to peers, syncs
+// headers, scans from where the kept state ends (the birthday for a new
+// wallet) and reports what it finds on [Client.Events]; with Follow it
+// then stays at the tip. It returns at once; an error here is the
+// store's (locked by another process, of another network, a kept file
+// that does not decode or does not fit Config). The client runs until
+// ctx ends, [Client.Stop], a failure it cannot get past (no peers, a
+// wallet error, a state it cannot keep), or, without Follow, the end of
+// the range.
 func (c *Client) Start(ctx context.Context) error {
 	c.mu.Lock()
 	if c.started {
@@ -152,11 +169,31 @@ func (c *Client) Start(ctx context.Context) error {
 		return err
 	}
 	c.chain, c.pool = chain, newPool(&c.cfg, chain)
+	if c.keep {
+		c.pool.st = st
+		if err := c.resume(st); err != nil {
+			chain.Close()
+			return err
+		}
+	}
 	ctx, c.cancel = context.WithCancel(ctx)
+	delivered := make(chan struct{})
+	go func() {
+		c.deliver(ctx)
+		close(delivered)
+	}()
 	go func() {
 		err := c.run(ctx)
 		c.pool.closeAll()
-		err = errors.Join(err, c.chain.Close())
+		if err == nil || ctx.Err() != nil {
+			// The last state, kept once the consumer took every event
+			// before it: deliver is draining the queue, so this cannot
+			// block for good.
+			err = errors.Join(err, c.save(context.Background(), true))
+		}
+		close(c.queue)
+		<-delivered
+		err = errors.Join(err, c.pool.savePeers(), c.keepFailed(), c.chain.Close())
 		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 			err = nil // stopped
 		}
@@ -164,23 +201,38 @@ func (c *Client) Start(ctx context.Context) error {
 		c.mu.Lock()
 		c.stopped = true
 		c.mu.Unlock()
-		close(c.events)
 		close(c.done)
 	}()
 	return nil
 }
 
+// Resumed returns the last block the kept wallet's state had scanned when
+// Start took it up, and true; false for a wallet new to the store. A
+// restart reports only the blocks after it (and again those the crash
+// window holds: see the package doc).
+func (c *Client) Resumed() (wallet.Block, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.resumed == nil {
+		return wallet.Block{}, false
+	}
+	return *c.resumed, true
+}
+
 // Events returns the stream of connected and disconnected blocks. It is
-// closed when the client stops; [Client.Err] then says why. The stream
-// holds Config.Events events: while it is full the client waits, doing no
-// network work (peers may drop it after their own timeouts, and it
-// reconnects), so a consumer that falls behind slows the client down and
-// loses nothing. Read it until it is closed.
+// closed when the client stops; [Client.Err] then says why. Up to
+// Config.Events events wait for the consumer: while they do the client
+// waits, doing no network work (peers may drop it after their own
+// timeouts, and it reconnects), so a consumer that falls behind slows the
+// client down and loses nothing. Read it in one loop until it is closed:
+// an event counts as handled once the next is taken (see the package
+// doc), which is when the wallet's state that covers it is kept.
 func (c *Client) Events() <-chan Event { return c.events }
 
 // Stop stops the client, closes its peers and its store, and returns why
-// it had stopped on its own, if it had (nil after a clean end). Events
-// already in the stream stay readable.
+// it had stopped on its own, if it had (nil after a clean end). The
+// stream closes; events the consumer had not taken are dropped, and a
+// restart on the store reports them again.
 func (c *Client) Stop() error {
 	if c.cancel == nil {
 		return ErrStopped
@@ -233,7 +285,7 @@ func (c *Client) add(from int32, srcs []wallet.Source) error {
 		return err
 	}
 	if c.started && len(added) > 0 {
-		c.queue(job{from, added})
+		c.queueJob(job{from, added})
 	}
 	return nil
 }
@@ -247,13 +299,13 @@ func (c *Client) Rescan(from int32) error {
 		return ErrStopped
 	}
 	if c.started {
-		c.queue(job{from, nil})
+		c.queueJob(job{from, nil})
 	}
 	return nil
 }
 
-// queue adds a rescan and wakes the engine; the caller holds c.mu.
-func (c *Client) queue(j job) {
+// queueJob adds a rescan and wakes the engine; the caller holds c.mu.
+func (c *Client) queueJob(j job) {
 	c.jobs = append(c.jobs, j)
 	select {
 	case c.wake <- struct{}{}:

@@ -71,20 +71,35 @@ type Config struct {
 	Quorum int
 
 	// Store is the directory of the header store (package
-	// gcs/spv/store): a rerun downloads only new headers and filter
-	// headers. Empty keeps them in memory for one run.
+	// gcs/spv/store), where the client also keeps the wallet's state and
+	// the peers it learnt (see the package doc): a restart downloads only
+	// new headers and filter headers and scans only the blocks after
+	// those the wallet's state holds. Empty keeps everything in memory
+	// for one run.
 	Store string
+
+	// Wallet names the wallet's state in the store (letters, digits, '-'
+	// and '_', up to 64). Empty derives the name from what Config's
+	// wallet watches (descriptors, addresses, coins, birthday, gap), so
+	// that another wallet on the same store gets its own state. Under a
+	// name it gives, a wallet may grow between runs: descriptors,
+	// addresses and coins the kept state lacks are added and scanned for
+	// from the birthday; those it holds and Config lacks stay watched.
+	Wallet string
 
 	// Anchor is where a new store's header chain starts; nil picks the
 	// network's highest published anchor at or below Birthday.
 	Anchor *spv.Anchor
 
 	// Birthday is the first height the wallet may have transactions at:
-	// each run scans from there (headers and filter headers come from the
-	// store).
+	// the first run scans from there, a restart from where the kept
+	// state ends. A kept state of another birthday or gap limit is an
+	// error.
 	Birthday int32
 
 	// To ends a run without Follow at that height; zero means the tip.
+	// A kept state that has scanned past it is an error: its ledger
+	// cannot go back.
 	To int32
 
 	// Checkpoint is a filter header the wallet trusts (BIP157), checked
@@ -114,11 +129,11 @@ type Config struct {
 	Confirmations int32
 
 	// FPRate, Tweak and Capacity set the BIP37 filter (see
-	// bloomscan.Config). A zero Tweak picks one at random, kept for the
-	// client's life. Capacity is the least the filters are sized for; it
-	// only grows. A wallet that keeps both across runs (Stats.FilterTweak,
-	// Stats.FilterCapacity) loads filters whose elements sit on the same
-	// bits each time (docs/bip37.md).
+	// bloomscan.Config). A zero Tweak takes the one the wallet's state
+	// keeps, or picks one at random for a new wallet. Capacity is the
+	// least the filters are sized for; it only grows. The wallet's state
+	// keeps both, so that a restarted wallet loads filters whose elements
+	// sit on the same bits each time (docs/bip37.md).
 	FPRate   float64
 	Tweak    uint32
 	Capacity uint32
@@ -158,6 +173,9 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("lightclient: range %d to %d is empty", cfg.Birthday, cfg.To)
 	case cfg.Follow && cfg.To > 0:
 		return errors.New("lightclient: Config.To ends a run, Follow never does: set one")
+	}
+	if err := checkWalletName(cfg.Wallet); err != nil {
+		return err
 	}
 	if cfg.TargetPeers == 0 {
 		cfg.TargetPeers = DefaultTargetPeers

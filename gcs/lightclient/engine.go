@@ -39,6 +39,9 @@ func (c *Client) run(ctx context.Context) error {
 		if err != nil && !errors.Is(err, errNoPeers) {
 			return err
 		}
+		if err := c.keepFailed(); err != nil {
+			return err
+		}
 		if progressed || first {
 			stuck = time.Now()
 			tip := c.Tip()
@@ -126,6 +129,7 @@ func (c *Client) syncNew(ctx context.Context, p *peer) {
 		return
 	}
 	p.synced = true
+	c.pool.good(p)
 }
 
 // blame drops p for err, banning it if err proves it lied.
@@ -146,12 +150,25 @@ func (c *Client) wait(ctx context.Context, tick <-chan time.Time) error {
 	case cmd := <-c.cmds:
 		c.broadcast(cmd)
 	case <-c.wake:
+	case <-c.taken:
+		if !c.unsaved {
+			return nil
+		}
 	case <-tick:
 		c.maintain(ctx)
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	return nil
+	return c.saveAll(ctx)
+}
+
+// saveAll queues the wallet's state to keep and writes the peers file,
+// if they changed.
+func (c *Client) saveAll(ctx context.Context) error {
+	if err := c.pool.savePeers(); err != nil {
+		c.cfg.Logger.Error("peers file", "err", err)
+	}
+	return c.save(ctx, false)
 }
 
 // maintain drops dead peers and tops the pool up to its target.
@@ -192,19 +209,6 @@ func (c *Client) broadcast(cmd command) {
 		}
 	}
 	cmd.reply <- broadcastResult{relays: relays}
-}
-
-// emit sends ev on the stream, waiting while it is full.
-func (c *Client) emit(ctx context.Context, ev Event) error {
-	select {
-	case c.events <- ev:
-		if ev.Kind != Synced {
-			c.emitted++
-		}
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // msgs returns the transactions' messages.

@@ -14,7 +14,9 @@ import (
 
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
+	"github.com/chainsieve/chainsieve/core/untrusted"
 	"github.com/chainsieve/chainsieve/gcs/spv"
+	"github.com/chainsieve/chainsieve/gcs/spv/store"
 )
 
 // seenKept is how many of the block hashes a peer announced or sent the
@@ -94,6 +96,7 @@ type Ban struct {
 	Key    string
 	Peer   string // the address as dialed
 	Reason string // what it served, as the error that proved it false
+	Since  time.Time
 	Until  time.Time
 }
 
@@ -101,7 +104,7 @@ type Ban struct {
 type PeerInfo struct {
 	Addr        string
 	Services    wire.ServiceFlag
-	UserAgent   string // the peer's text, as its version message gave it: escape it before printing
+	UserAgent   string // the peer's text, clipped and escaped (core/untrusted.Text)
 	StartHeight int32  // from its version message
 	Best        int32  // the highest block of the chain it has shown it has
 	Score       int    // timeouts and failures lower it
@@ -121,10 +124,13 @@ type pool struct {
 	notify chan *peer // a peer announced something, or its connection ended
 
 	peers   []*peer
-	cands   []string         // addresses to try, in order
-	scores  map[string]int   // by address: timeouts and failures lower it
-	suspect map[string]error // parties to an undecided conflict: not redialed this run
-	seeded  time.Time        // when the DNS seeds were last asked
+	cands   []string             // addresses to try, in order
+	scores  map[string]int       // by address: timeouts and failures lower it
+	suspect map[string]error     // parties to an undecided conflict: not redialed this run
+	seeded  time.Time            // when the DNS seeds were last asked
+	known   map[string]knownAddr // the addresses the seeds gave, kept in the store
+	st      *store.Store         // keeps the peers file; nil in memory
+	changed bool                 // the bans or known addresses changed since the file was written
 
 	mu      sync.Mutex
 	bans    map[string]Ban
@@ -135,7 +141,7 @@ type pool struct {
 
 func newPool(cfg *Config, chain *spv.Chain) *pool {
 	p := &pool{cfg: cfg, chain: chain, log: cfg.Logger, notify: make(chan *peer, 64), scores: make(map[string]int),
-		suspect: make(map[string]error), bans: make(map[string]Ban)}
+		suspect: make(map[string]error), bans: make(map[string]Ban), known: make(map[string]knownAddr)}
 	p.cands = append(p.cands, cfg.Peers...)
 	return p
 }
@@ -216,6 +222,7 @@ func (pl *pool) next(ctx context.Context, n int) []string {
 	if len(pl.cands) == 0 && len(pl.cfg.Peers) == 0 && time.Since(pl.seeded) > reseedAfter {
 		pl.seeded = time.Now()
 		pl.cands = seed(ctx, pl.cfg, pl.log)
+		pl.learn(pl.cands)
 	}
 	var out []string
 	for len(pl.cands) > 0 && len(out) < n {
@@ -320,12 +327,17 @@ func (pl *pool) drop(p *peer, err error) {
 // ban disconnects p and refuses its address for the ban duration: it
 // served data proven false (why).
 func (pl *pool) ban(p *peer, why error) {
-	b := Ban{Key: banKey(p.addr), Peer: p.addr, Reason: why.Error(), Until: time.Now().Add(pl.cfg.BanDuration)}
+	now := time.Now()
+	b := Ban{Key: banKey(p.addr), Peer: p.addr, Reason: why.Error(), Since: now, Until: now.Add(pl.cfg.BanDuration)}
 	pl.mu.Lock()
 	pl.bans[b.Key] = b
 	pl.mu.Unlock()
+	pl.changed = true
 	pl.log.Warn("peer banned", "peer", p.addr, "reason", b.Reason)
 	pl.drop(p, why)
+	if err := pl.savePeers(); err != nil { // at once: a crash must not forget a liar
+		pl.log.Error("peers file", "err", err)
+	}
 }
 
 // suspectPeer disconnects p without a ban and keeps it out for this run:
@@ -388,7 +400,7 @@ func (pl *pool) snapshot() {
 
 // info describes p now.
 func (pl *pool) info(p *peer) PeerInfo {
-	info := PeerInfo{Addr: p.addr, Services: p.s.Services(), UserAgent: p.s.UserAgent(), StartHeight: p.start, Best: p.start,
+	info := PeerInfo{Addr: p.addr, Services: p.s.Services(), UserAgent: untrusted.Text(p.s.UserAgent()), StartHeight: p.start, Best: p.start,
 		Score: pl.scores[p.addr], Traffic: p.s.Traffic()}
 	if pl.chain != nil {
 		info.Best = p.best(pl.chain)

@@ -50,7 +50,7 @@ func (c *Client) catchUp(ctx context.Context, goal int32) (bool, error) {
 	if err := c.emitReady(ctx); err != nil {
 		return false, err
 	}
-	return c.emitted != before, nil
+	return c.emitted != before, c.saveAll(ctx)
 }
 
 // target returns the last height to scan now: the highest block a quorum
@@ -102,7 +102,7 @@ func (c *Client) reconcile(ctx context.Context) error {
 			return err
 		}
 	}
-	return nil
+	return c.saveAll(ctx)
 }
 
 // fork returns the height of the highest scanned block still on the
@@ -157,7 +157,10 @@ func (c *Client) scanChunk(ctx context.Context, lo, hi int32) error {
 	if err := c.runJobs(ctx); err != nil {
 		return err
 	}
-	return c.emitReady(ctx)
+	if err := c.emitReady(ctx); err != nil {
+		return err
+	}
+	return c.saveAll(ctx)
 }
 
 // watchAll returns a watch of every script and of the coins known.
@@ -170,7 +173,7 @@ func (c *Client) watchOf(scripts []wallet.Derived) (*spv.Watch, error) {
 	if scripts == nil {
 		scripts = c.wallet.Scripts.Watched()
 	}
-	coins := slices.Clone(c.cfg.Coins)
+	coins := slices.Clone(c.coins)
 	for _, u := range c.wallet.Ledger.Unspent() {
 		coins = append(coins, u.OutPoint)
 	}
@@ -319,16 +322,22 @@ func (c *Client) runJobs(ctx context.Context) error {
 	for {
 		c.mu.Lock()
 		jobs := c.jobs
-		c.jobs = nil
+		c.jobs, c.running = nil, jobs // kept as owed until they are done
 		c.mu.Unlock()
 		if len(jobs) == 0 {
 			return nil
+		}
+		if err := c.saveAll(ctx); err != nil { // scripts added since the last state, and the rescan they owe
+			return err
 		}
 		for _, j := range jobs {
 			if err := c.rescan(ctx, j); err != nil {
 				return err
 			}
 		}
+		c.mu.Lock()
+		c.running = nil
+		c.mu.Unlock()
 	}
 }
 
