@@ -87,16 +87,21 @@ func (c *Client) keepFailed() error {
 	return c.keepErr
 }
 
+// maxMarkers bounds the states waiting on the queue, each a copy of the
+// wallet's state: two, so that the state before a step's last block and
+// the one after it both get there.
+const maxMarkers = 2
+
 // save queues the wallet's state to be kept, if it changed since the last
-// one queued, once the state before it was taken from the queue (at most
-// one waits there: a later save point, or the deliverer taking it, saves
-// what this one skipped). The headers and filter headers it refers to are
-// committed first. force queues it even behind another (the last).
+// one queued and fewer than maxMarkers wait on the queue (a later save
+// point, or the deliverer taking one, saves what this one skipped). The
+// headers and filter headers it refers to are committed first. force
+// queues it whatever waits (the last).
 func (c *Client) save(ctx context.Context, force bool) error {
 	if !c.keep {
 		return nil
 	}
-	if c.markers.Load() > 0 && !force {
+	if c.markers.Load() >= maxMarkers && !force {
 		c.unsaved = true
 		return nil
 	}

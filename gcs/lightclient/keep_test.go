@@ -276,9 +276,10 @@ func TestKeptRefused(t *testing.T) {
 	}
 }
 
-// keptScanned reads the wallet's file in dir and returns the last block
-// its state scanned; birthday-1 if there is none.
-func keptScanned(t *testing.T, dir, name string, birthday int32) int32 {
+// keptReported reads the wallet's file in dir and returns the last block
+// its state reported (a restart reports from the next one on); birthday-1
+// if there is none.
+func keptReported(t *testing.T, dir, name string, birthday int32) int32 {
 	t.Helper()
 	st, err := store.Open(dir)
 	if err != nil {
@@ -296,7 +297,10 @@ func keptScanned(t *testing.T, dir, name string, birthday int32) int32 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return k.scanned()
+	if k.reported == 0 {
+		return birthday - 1
+	}
+	return k.blocks[k.reported-1].height
 }
 
 // TestCrashWindow stops a client after its consumer took k events of a
@@ -305,7 +309,7 @@ func keptScanned(t *testing.T, dir, name string, birthday int32) int32 {
 // handled (all but the k-th), and the restart reports everything after
 // it, in the order and with the transactions of an uninterrupted run.
 // The events reported twice, the crash window, are those after the last
-// state kept, fewer than a scan step and the queue.
+// state kept: fewer than saveEvents and the queue.
 func TestCrashWindow(t *testing.T) {
 	h := newHistory(t)
 	c := h.chain.fork(7)
@@ -324,7 +328,7 @@ func TestCrashWindow(t *testing.T) {
 	if len(full) != 2101 {
 		t.Fatalf("%d blocks reported, want 2101", len(full))
 	}
-	for _, k := range []int{1, 1000, 1001, 1065, 2101, 2102} {
+	for _, k := range []int{1000, 1001, 1300, 2102} {
 		cfg.Store = t.TempDir()
 		cl := start(t, cfg)
 		var taken []Event
@@ -341,7 +345,7 @@ func TestCrashWindow(t *testing.T) {
 		if len(handled) > 0 && handled[len(handled)-1].Kind == Synced {
 			handled = handled[:len(handled)-1]
 		}
-		kept := keptScanned(t, cfg.Store, cl.walletFile, 0)
+		kept := keptReported(t, cfg.Store, cl.walletFile, 0)
 		if last := int32(len(handled)) - 1; kept > last {
 			t.Fatalf("k=%d: the store keeps the state to block %d, but the consumer handled blocks to %d only", k, kept, last)
 		}
@@ -351,8 +355,8 @@ func TestCrashWindow(t *testing.T) {
 		if got, want := describe(append(slices.Clone(handled[:kept+1]), again...)), describe(full); got != want {
 			t.Fatalf("k=%d: kept to %d; handled then restarted:\n%.300s\nwant\n%.300s", k, kept, got, want)
 		}
-		if window > chunk+DefaultEvents {
-			t.Errorf("k=%d: %d events reported twice, more than a scan step and the queue", k, window)
+		if window > saveEvents+DefaultEvents {
+			t.Errorf("k=%d: %d events reported twice, more than %d and the queue", k, window, saveEvents)
 		}
 		t.Logf("k=%d: state kept to block %d, %d events reported again", k, kept, window)
 	}

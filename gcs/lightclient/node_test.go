@@ -1,6 +1,7 @@
 package lightclient
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -101,10 +102,12 @@ func TestNodes(t *testing.T) {
 // shows in the comparison of filter headers; the block disproves it (an
 // output script is missing), so the liar is banned by its address and
 // port with the reason, and the scan finds exactly the wallet's
-// transactions. A lie the block cannot disprove (the filter holds every
-// output but no spent script, hiding the spend) gets the liar and the
-// honest peer it disagreed with disconnected, neither banned, and the
-// scan finishes with two other peers.
+// transactions; started again on its store, the client holds the ban
+// from the start and does not dial the liar. A lie the block cannot
+// disprove (the filter holds every output but no spent script, hiding the
+// spend) gets the liar and the honest peer it disagreed with
+// disconnected, neither banned, and the scan finishes with two other
+// peers.
 func TestLyingProxy(t *testing.T) {
 	for _, n := range spvtest.Nodes() {
 		t.Run(n.Name, func(t *testing.T) { lyingProxy(t, n) })
@@ -155,8 +158,9 @@ func lyingProxy(t *testing.T, n spvtest.Node) {
 			if tt.more {
 				peers = append(peers, addNode(t, sc, n.Start, args...).P2PAddr)
 			}
-			c := start(t, Config{Network: sc.Network, Peers: peers, TargetPeers: tt.target, Addresses: addrs(sc), Timeout: nodeTimeout,
-				Follow: true}) // to look at its peers once it has scanned
+			cfg := Config{Network: sc.Network, Peers: peers, TargetPeers: tt.target, Addresses: addrs(sc), Timeout: nodeTimeout,
+				Store: t.TempDir(), Follow: true} // to look at its peers once it has scanned
+			c := start(t, cfg)
 			evs := collect(t, c, sc.Tip)
 			sc.Check(t, found(t, evs), 0, sc.Tip)
 			bans := c.Bans()
@@ -173,6 +177,19 @@ func lyingProxy(t *testing.T, n spvtest.Node) {
 				t.Errorf("the honest peer the liar disagreed with is still connected")
 			case connected:
 				t.Errorf("the liar %s is still connected", liar.Addr)
+			}
+			if tt.banned == "" {
+				return
+			}
+			if err := c.Stop(); err != nil {
+				t.Fatal(err)
+			}
+			cfg.Follow = false
+			again, evs := runOnce(t, cfg)
+			kept := again.Bans()
+			if describe(evs) != fmt.Sprintf("=%d", sc.Tip) || len(kept) != 1 || kept[0].Key != liar.Addr || kept[0].Reason != bans[0].Reason ||
+				slices.ContainsFunc(again.PeersUsed(), func(p PeerInfo) bool { return p.Addr == liar.Addr }) {
+				t.Errorf("restart: %s, bans %+v, peers %+v; want nothing new, the ban kept, the liar not dialed", describe(evs), kept, again.PeersUsed())
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -200,4 +201,130 @@ func checkUTXOs(t testing.TB, cl *Client, n *livenode.Node) {
 		t.Errorf("client's coins %v, the node's chain leaves %v", got, want)
 	}
 	t.Logf("%d coins, balance %+v", len(want), cl.Balance(1))
+}
+
+// TestReorgWhileStoppedNodes keeps a descriptor wallet (wpkh over a tpub,
+// gap 3) in a store on three regtest nodes. With B cut off, A mines two
+// blocks that pay receiving 3 and spend receiving 0; the client, run to
+// the tip, reports them and stops. While it is stopped B mines four blocks
+// that double-spend both (the funder's coin pays change 1 instead, and
+// receiving 0 is spent to change 2), and A and C take B's branch. Started
+// again on the store, the client disconnects A's two blocks, descending,
+// with the two transactions the first run reported in them, then
+// connects B's four with the double spends; its coins are those the
+// node's final chain leaves the wallet (gettxout on each) and its ledger
+// that of a client that scanned the final chain alone. On btcd and
+// litecoind, in both modes.
+func TestReorgWhileStoppedNodes(t *testing.T) {
+	for _, n := range spvtest.Nodes() {
+		for _, mode := range []Mode{BIP157, BIP37} {
+			t.Run(n.Name+"/"+mode.String(), func(t *testing.T) { reorgWhileStopped(t, n, mode) })
+		}
+	}
+}
+
+func reorgWhileStopped(t *testing.T, n spvtest.Node, mode Mode) {
+	ctx := t.Context()
+	regtest := &chaincfg.RegressionNetParams
+	network := spv.Regtest
+	if n.Name == "litecoind" {
+		network = spvtest.LitecoinRegtest
+	}
+	funder := livenode.NewWallet("lightclient funder", regtest)
+	miner := funder.NewAddress(livenode.P2WPKH).Address
+	a, b, c := n.Start(t, miner), n.Start(t, miner), n.Start(t, miner)
+	if _, err := a.Generate(ctx, 104); err != nil {
+		t.Fatal(err)
+	}
+	if err := funder.Sync(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	spvtest.Link(t, a, b)
+	spvtest.Link(t, a, c)
+	acct := spvtest.NewAccount(t, regtest)
+	mine := func(n *livenode.Node, blocks int, synced ...*livenode.Node) int32 {
+		t.Helper()
+		if _, err := n.Generate(ctx, blocks); err != nil {
+			t.Fatal(err)
+		}
+		tip, err := n.BlockCount(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitTip(t, tip, append(synced, n)...)
+		return tip
+	}
+	_, r0 := acct.Child(t, 0, 0)
+	first, err := funder.Send(ctx, a, funder.Spendable()[:1], livenode.Payment{Script: r0, Value: 1e8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fork := mine(a, 1, b, c)
+	if err := funder.Sync(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+
+	spvtest.Unlink(t, a, b)
+	coin := funder.Spendable()[0]
+	pay := func(chain, index uint32, value int64) *livenode.Tx {
+		_, script := acct.Child(t, chain, index)
+		tx, err := funder.Build([]livenode.Coin{coin}, livenode.Payment{Script: script, Value: value})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tx
+	}
+	spendR0 := func(chain, index uint32) *wire.MsgTx {
+		_, script := acct.Child(t, chain, index)
+		return acct.Spend(t, wire.OutPoint{Hash: first.ID}, 1e8, 0, 0, livenode.Payment{Script: script, Value: 1e8 - 1000})
+	}
+	t1, s1 := pay(0, 3, 4e8), acct.Spend(t, wire.OutPoint{Hash: first.ID}, 1e8, 0, 0, livenode.Payment{Script: funder.NewAddress(livenode.P2WPKH).Script, Value: 1e8 - 1000})
+	t2, s2 := pay(1, 1, 5e8), spendR0(1, 2)
+	for _, tx := range []*wire.MsgTx{t1.Msg, s1} {
+		if _, err := a.SendRawTransaction(ctx, tx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tipA := mine(a, 2, c)
+
+	cfg := Config{Mode: mode, Network: network, Peers: []string{a.P2PAddr, b.P2PAddr, c.P2PAddr}, Descriptors: []*descriptor.Descriptor{acct.Desc},
+		Gap: 3, Birthday: 100, Store: t.TempDir(), Timeout: nodeTimeout}
+	_, evs := runOnce(t, cfg)
+	if got, want := describe(withoutSynced(evs)), fmt.Sprintf("+%d[1] +%d[2] +%d =%d", fork, fork+1, fork+2, tipA); !strings.HasSuffix(got, want) {
+		t.Fatalf("first run: %s, want it to end %s", got, want)
+	}
+
+	for _, tx := range []*wire.MsgTx{t2.Msg, s2} {
+		if _, err := b.SendRawTransaction(ctx, tx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tipB := mine(b, 4)
+	spvtest.CopyBlocks(t, b, fork+1, a, c)
+	waitTip(t, tipB, a, c)
+	cl, evs := runOnce(t, cfg)
+	want := fmt.Sprintf("-%d -%d[2] +%d[2] +%d +%d +%d =%d", fork+2, fork+1, fork+1, fork+2, fork+3, fork+4, tipB)
+	if got := describe(evs); got != want {
+		t.Fatalf("restart after the reorganisation: %s, want %s", got, want)
+	}
+	ids := func(ev Event) []chainhash.Hash {
+		var out []chainhash.Hash
+		for _, tx := range ev.Txs {
+			out = append(out, tx.ID)
+		}
+		return out
+	}
+	if got := ids(evs[1]); !slices.Contains(got, t1.ID) || !slices.Contains(got, s1.TxHash()) {
+		t.Errorf("disconnected %v, want t1 %v and s1 %v", got, t1.ID, s1.TxHash())
+	}
+	if got := ids(evs[2]); !slices.Contains(got, t2.ID) || !slices.Contains(got, s2.TxHash()) {
+		t.Errorf("connected %v, want t2 %v and s2 %v", got, t2.ID, s2.TxHash())
+	}
+	checkUTXOs(t, cl, a)
+	fresh := cfg
+	fresh.Store = t.TempDir()
+	scanned, _ := runOnce(t, fresh)
+	if got, want := ledger(cl), ledger(scanned); got != want {
+		t.Errorf("ledger after the restart %q, a scan of the final chain's %q", got, want)
+	}
 }

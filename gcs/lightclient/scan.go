@@ -23,6 +23,9 @@ const (
 	// attempts bounds how often a step is tried, peers dropped or banned
 	// in between, before the client gives up.
 	attempts = 8
+	// saveEvents is how often the state is kept while a step's blocks
+	// are reported: a commit costs two fsyncs and a copy of the state.
+	saveEvents = 256
 )
 
 // catchUp reports the reorganisations the chain went through, scans the
@@ -294,13 +297,22 @@ func (c *Client) blame157(err error, src *source) {
 }
 
 // emitReady reports the scanned blocks with Confirmations blocks on top.
+// It keeps the state every saveEvents of them and before the last (so
+// that once the consumer takes that one, all but it are kept, and a crash
+// while the client scans on reports one block again, not the whole run).
 func (c *Client) emitReady(ctx context.Context) error {
 	tip := c.chain.Height()
-	for len(c.pending) > 0 {
-		b := c.pending[0]
-		if tip-b.height < c.cfg.Confirmations {
-			break
+	ready := 0
+	for ready < len(c.pending) && tip-c.pending[ready].height >= c.cfg.Confirmations {
+		ready++
+	}
+	for i := range ready {
+		if i > 0 && (i == ready-1 || i%saveEvents == 0) {
+			if err := c.save(ctx, false); err != nil {
+				return err
+			}
 		}
+		b := c.pending[0]
 		if err := c.emit(ctx, Event{Kind: Connected, Height: b.height, Hash: b.hash, Txs: b.txs, Tip: tip}); err != nil {
 			return err
 		}
