@@ -102,10 +102,10 @@
 // order and with the same transactions, the events that came after it:
 // at most 256 blocks and the events waiting in the client, one block at
 // a step's end, usually none in follow mode. A consumer that must see
-// each event exactly once remembers the last block it handled and skips
-// what the restart reports up to it. Stop drops the events not taken
-// yet; they are not covered by a kept state, so the next run reports
-// them.
+// each event exactly once remembers the last event it handled (kind,
+// height, hash) and skips the restart's events up to that one: the
+// window repeats them exactly. Stop drops the events not taken yet; no
+// kept state covers them, so the next run reports them.
 //
 // Safe for concurrent use: every method of [Client].
 package lightclient
