@@ -37,7 +37,10 @@ Peers: every --peer given, or the network's DNS seeds when none is (mainnet,
 testnet, testnet4, signet; regtest has none). Block headers are verified
 (proof of work, difficulty, checkpoints) into a store that later runs reuse
 (--store, default under the user cache directory), starting at the embedded
-anchor below --birthday. Then:
+anchor below --birthday. The store also keeps the wallet (its transactions,
+coins, used addresses and the blocks scanned) and the bans: a later run of
+the same wallet prints only what is new since, and reports a
+reorganisation that happened meanwhile as removed transactions. Then:
 
   bip157  (default) filter headers are compared across two peers (one if
           exactly one --peer is given) and stored only when they agree;
@@ -47,8 +50,8 @@ anchor below --birthday. Then:
   bip37   a Bloom filter of the wallet (false-positive rate --fp) is loaded
           into one peer at a time, and its merkle blocks are verified. The
           peer learns the wallet's addresses up to --fp and can hide
-          payments. The filter's tweak and size are kept in the store, so
-          that a restarted wallet loads the same bits.
+          payments. The filter's tweak and size are kept with the wallet,
+          so that a restarted wallet loads the same bits.
 
 Output: one line (--json: one object) per wallet transaction, in block
 order; a transaction of a block that left the chain is printed again marked
@@ -82,14 +85,12 @@ type btcScanFlags struct {
 	asJSON          bool
 }
 
-// config is the client's configuration for the flags; filter is the BIP37
-// filter state a previous run kept.
-func (f *btcScanFlags) config(filter btcFilterState) lightclient.Config {
+// config is the client's configuration for the flags.
+func (f *btcScanFlags) config() lightclient.Config {
 	return lightclient.Config{Network: f.net, Mode: f.mode, Peers: f.peers, Store: f.storeDir,
 		Birthday: f.birthday, To: max(f.to, 0), Checkpoint: f.checkpoint,
 		Descriptors: f.descs, Addresses: f.addrs, Coins: f.coins, Gap: f.gap,
-		Follow: f.follow, Confirmations: f.confirmations - 1,
-		FPRate: f.fp, Tweak: filter.Tweak, Capacity: filter.Capacity}
+		Follow: f.follow, Confirmations: f.confirmations - 1, FPRate: f.fp}
 }
 
 func btcScan(ctx context.Context, e *env, args []string) int {
@@ -99,28 +100,25 @@ func btcScan(ctx context.Context, e *env, args []string) int {
 	}
 	began := time.Now()
 	if f.storeDir == "" {
-		fmt.Fprintf(e.stderr, "btc scan: no user cache directory in the environment: headers are kept in memory for this run (--store DIR keeps them)\n")
+		fmt.Fprintf(e.stderr, "btc scan: no user cache directory in the environment: headers and the wallet are kept in memory for this run (--store DIR keeps them)\n")
 	}
-	var filter btcFilterState
-	if f.mode == lightclient.BIP37 {
-		var err error
-		if filter, err = loadBTCFilterState(f.storeDir); err != nil {
-			fmt.Fprintf(e.stderr, "chainsieve btc scan: --store %s: %v\n", f.storeDir, err)
-			return exitFailure
-		}
-	}
-	c, err := lightclient.New(f.config(filter))
+	c, err := lightclient.New(f.config())
 	if err != nil { // the flags' checks should have caught it
 		return usageError(e, "btc scan", "%v", err)
 	}
-	out := newBTCScanOutput(e, f, c, filter)
+	out := newBTCScanOutput(e, f, c, began)
 	if err := c.Start(ctx); err != nil {
 		if f.storeDir != "" {
 			err = fmt.Errorf("--store %s: %w", f.storeDir, err)
 		}
 		return out.fail(err, time.Since(began))
 	}
-	out.saveFilter() // the tweak is the client's from now on: keep it before anything is loaded
+	if r, ok := c.Resumed(); ok {
+		out.resumed = &r
+		out.reported = r.Height
+		fmt.Fprintf(e.stderr, "btc scan: the wallet kept in %s had scanned to block %d: printing what is new (its coins and balance at the end count everything)\n",
+			f.storeDir, r.Height)
+	}
 	runErr := out.events()
 	runErr = errors.Join(runErr, c.Stop())
 	interrupted := ctx.Err() != nil
@@ -170,7 +168,7 @@ func parseBTCScanFlags(e *env, args []string) (*btcScanFlags, int, bool) {
 	network := fs.String("network", "", "the `NETWORK`: "+spv.NetworkNames()+" (required)")
 	fs.Var(&peers, "peer", "a peer to connect to, `HOST:PORT` (repeatable; none: the network's DNS seeds)")
 	mode := fs.String("mode", "bip157", "the filtering `MODE`: bip157 (compact filters) or bip37 (Bloom filters)")
-	storeDir := fs.String("store", "", "the `DIR` that holds the header store (default: chainsieve/btc/NETWORK under the user cache directory)")
+	storeDir := fs.String("store", "", "the `DIR` that keeps the headers, the wallet and the bans between runs (default: chainsieve/btc/NETWORK under the user cache directory)")
 	fs.Var(&descs, "descriptor", "a wallet descriptor `DESC`: pkh, wpkh, sh(wpkh) or tr of a public key or an xpub/tpub with /<0;1>/* (repeatable)")
 	fs.Var(&addrs, "address", "an address `ADDR` of the wallet (repeatable)")
 	fs.Var(&outpoints, "outpoint", "a coin the wallet received before --birthday, `TXID:N` (repeatable)")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chainsieve/chainsieve/cmd/chainsieve/internal/progress"
 	"github.com/chainsieve/chainsieve/gcs/lightclient"
+	"github.com/chainsieve/chainsieve/gcs/spv/wallet"
 )
 
 // btcScanOutput prints a running client's stream: the wallet's
@@ -16,23 +17,29 @@ type btcScanOutput struct {
 	f        *btcScanFlags
 	c        *lightclient.Client
 	line     *progress.Line
+	began    time.Time
+	resumed  *wallet.Block   // where the wallet the store kept had scanned to
 	reported int32           // the last block printed; birthday-1 before any
 	caughtUp bool            // a Synced event reached the tip less the confirmations
 	txs      int             // transactions printed
 	removed  int             // of those, printed as removed
 	tip      int32           // the header chain's height at the last event
 	banned   map[string]bool // bans printed, by key and expiry
-	filter   btcFilterState  // the BIP37 filter state the client was given
-	saved    btcFilterState  // and the one last saved
 }
 
-func newBTCScanOutput(e *env, f *btcScanFlags, c *lightclient.Client, filter btcFilterState) *btcScanOutput {
-	return &btcScanOutput{e: e, f: f, c: c, line: progress.NewAfter(e.stderr, 500*time.Millisecond),
-		reported: f.birthday - 1, tip: -1, banned: make(map[string]bool), filter: filter}
+func newBTCScanOutput(e *env, f *btcScanFlags, c *lightclient.Client, began time.Time) *btcScanOutput {
+	return &btcScanOutput{e: e, f: f, c: c, line: progress.NewAfter(e.stderr, 500*time.Millisecond), began: began,
+		reported: f.birthday - 1, tip: -1, banned: make(map[string]bool)}
 }
 
-// from is the first block of the range the run covers.
-func (o *btcScanOutput) from() int32 { return o.f.birthday }
+// from is the first block of the range the run covers: the birthday, or
+// the block after those the kept wallet had scanned.
+func (o *btcScanOutput) from() int32 {
+	if o.resumed != nil {
+		return o.resumed.Height + 1
+	}
+	return o.f.birthday
+}
 
 // events prints the stream until it closes, and returns the first error
 // writing stdout, after which it stops the client: output that cannot be
@@ -81,7 +88,6 @@ func (o *btcScanOutput) event(ev lightclient.Event) error {
 		fmt.Fprintf(o.e.stderr, "btc scan: block %d %s left the chain\n", ev.Height, ev.Hash)
 	case lightclient.Synced:
 		o.caughtUp = o.caughtUp || ev.Height >= ev.Tip-(o.f.confirmations-1)
-		o.saveFilter()
 		if o.f.follow {
 			o.line.Clear()
 			fmt.Fprintf(o.e.stderr, "btc scan: synced to block %d (tip %d, %d peers)\n", ev.Height, ev.Tip, len(o.c.Peers()))
@@ -90,7 +96,8 @@ func (o *btcScanOutput) event(ev lightclient.Event) error {
 	return nil
 }
 
-// printBans prints the bans not printed yet, with their reasons.
+// printBans prints the bans not printed yet, with their reasons: those
+// made in this run, and those the store kept from earlier ones.
 func (o *btcScanOutput) printBans() {
 	for _, b := range o.c.Bans() {
 		key := b.Key + " " + b.Until.String()
@@ -99,7 +106,13 @@ func (o *btcScanOutput) printBans() {
 		}
 		o.banned[key] = true
 		o.line.Clear()
-		fmt.Fprintf(o.e.stderr, "btc scan: banned %s until %s: %s\n", peerText(b.Peer), b.Until.UTC().Format(time.RFC3339), peerText(b.Reason))
+		until := b.Until.UTC().Format(time.RFC3339)
+		if b.Since.Before(o.began.Truncate(time.Second)) {
+			fmt.Fprintf(o.e.stderr, "btc scan: %s stays banned until %s (since %s, kept in the store): %s\n",
+				peerText(b.Peer), until, b.Since.UTC().Format(time.RFC3339), peerText(b.Reason))
+			continue
+		}
+		fmt.Fprintf(o.e.stderr, "btc scan: banned %s until %s: %s\n", peerText(b.Peer), until, peerText(b.Reason))
 	}
 }
 
@@ -107,23 +120,4 @@ func (o *btcScanOutput) printBans() {
 func (o *btcScanOutput) finish() {
 	o.line.Clear()
 	o.printBans()
-	o.saveFilter()
-}
-
-// saveFilter keeps the BIP37 filter's tweak and capacity in the store
-// directory when they are new: first while the client holds the store's
-// lock (before it loads a filter), then as the capacity grows.
-func (o *btcScanOutput) saveFilter() {
-	if o.f.mode != lightclient.BIP37 || o.f.storeDir == "" {
-		return
-	}
-	now := btcFilterState{Tweak: o.filter.Tweak, Capacity: max(o.filter.Capacity, o.c.Stats().FilterCapacity)}
-	if now == o.saved {
-		return
-	}
-	if err := saveBTCFilterState(o.f.storeDir, now); err != nil {
-		o.line.Clear()
-		fmt.Fprintf(o.e.stderr, "btc scan: warning: the BIP37 filter's tweak and capacity are not kept for the next run: %v\n", err)
-	}
-	o.saved = now // warn once
 }

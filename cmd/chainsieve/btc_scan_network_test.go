@@ -46,7 +46,7 @@ func TestBTCScanEveryNetwork(t *testing.T) {
 					if want := "btc scan: " + mode + " on " + n.Name() + " via " + peer + ": blocks 0 to 0, 1 scanned"; !strings.Contains(stderr, want) {
 						t.Errorf("summary lacks %q:\n%s", want, stderr)
 					}
-					if !strings.Contains(stderr, "headers are kept in memory for this run") {
+					if !strings.Contains(stderr, "headers and the wallet are kept in memory for this run") {
 						t.Errorf("stderr does not say the store is in memory:\n%s", stderr)
 					}
 					want := map[string]string{"bip157": "1 filters checked", "bip37": "1 merkle blocks verified"}[mode]

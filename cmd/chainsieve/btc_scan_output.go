@@ -97,9 +97,10 @@ func btc(sat int64) string { return fmt.Sprintf("%d.%08d BTC", sat/1e8, sat%1e8)
 type btcStatsJSON struct {
 	Mode               string             `json:"mode"`
 	Network            string             `json:"network"`
-	Peer               string             `json:"peer"` // the peers used, comma-separated
-	From               int32              `json:"from"`
-	To                 int32              `json:"to"` // the last block printed
+	Peer               string             `json:"peer"`              // the peers used, comma-separated
+	From               int32              `json:"from"`              // the birthday, or the block after those the kept wallet had scanned
+	Resumed            *int32             `json:"resumed,omitempty"` // the last block the kept wallet had scanned
+	To                 int32              `json:"to"`                // the last block printed
 	BlocksScanned      int                `json:"blocksScanned"`
 	HeadersVerified    int32              `json:"headersVerified"` // the header chain's height
 	WalletTransactions int                `json:"walletTransactions"`
@@ -186,6 +187,9 @@ func writeBTCStats(path string, o *btcScanOutput, total time.Duration, runErr er
 		DurationSeconds: total.Seconds(), ScanSeconds: st.Duration.Seconds(), Reorgs: st.Reorgs,
 		Peers: []btcStatsPeer{}, Bans: []btcStatsBan{},
 		Received: counts(st.Traffic.Received), Sent: counts(st.Traffic.Sent)}
+	if o.resumed != nil {
+		j.Resumed = &o.resumed.Height
+	}
 	if n := o.reported - o.from() + 1; n > 0 {
 		j.BytesPerBlock = float64(st.Traffic.BytesReceived) / float64(n)
 	}

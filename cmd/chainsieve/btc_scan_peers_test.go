@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/chainsieve/chainsieve/gcs"
@@ -37,9 +38,12 @@ func scenarioArgs(sc *spvtest.Scenario, peers ...string) []string {
 // both modes: the output is exactly the wallet's transactions, then its
 // coins as the node's gettxout has them; --stats names both peers, bans
 // none, and in bip157 mode counts cfheaders from each (the quorum of
-// two). A second run on the same --store receives one empty headers
-// message a peer and no filter headers, prints the same, and in bip37
-// mode loads its filter with the tweak and capacity the first run kept.
+// two). A second run on the same --store takes the kept wallet up at the
+// tip: it prints no transaction, the same coins and balance, and receives
+// one empty headers message a peer and no filter header, filter, block or
+// merkle block. Once a block is mined, a third run scans that block
+// alone, and in bip37 mode loads its filter with the tweak and capacity
+// the first run kept.
 func TestBTCScanTwoPeers(t *testing.T) {
 	sc := spvtest.NewScenario(t, livenode.StartBtcd, spvtest.Options{Filler: 6, FillerOutputs: 3})
 	other := otherNode(t, sc)
@@ -47,17 +51,13 @@ func TestBTCScanTwoPeers(t *testing.T) {
 	for _, mode := range []string{"bip157", "bip37"} {
 		t.Run(mode, func(t *testing.T) {
 			dir := t.TempDir()
-			var first string
-			var firstStats btcStatsJSON
-			for run := range 2 {
+			scan := func(run int) (btcJSONOutput, btcStatsJSON, string) {
+				t.Helper()
 				stats := filepath.Join(t.TempDir(), "stats.json")
 				code, stdout, stderr := runCLI(t, append(args, "--mode", mode, "--store", dir, "--stats", stats)...)
 				if code != exitOK {
-					t.Fatalf("run %d: exit %d\n%s", run+1, code, stderr)
+					t.Fatalf("run %d: exit %d\n%s", run, code, stderr)
 				}
-				out := parseBTCJSON(t, stdout)
-				checkJSONTxs(t, sc, out.txs, 0)
-				checkWallet(t, out, sc.Node, scenarioScripts(sc), sc.Tip, true)
 				st := readStats(t, stats)
 				var peers []string
 				for _, p := range st.Peers {
@@ -66,28 +66,57 @@ func TestBTCScanTwoPeers(t *testing.T) {
 				slices.Sort(peers)
 				want := []string{sc.Node.P2PAddr, other.P2PAddr}
 				slices.Sort(want)
-				if !slices.Equal(peers, want) || len(st.Bans) != 0 || st.BytesPerBlock <= 0 || st.Error != "" {
-					t.Errorf("run %d: peers %v, bans %v, %.0f B a block; want both peers, no ban", run+1, peers, st.Bans, st.BytesPerBlock)
+				if !slices.Equal(peers, want) || len(st.Bans) != 0 || st.Error != "" {
+					t.Errorf("run %d: peers %v, bans %v; want both peers, no ban", run, peers, st.Bans)
 				}
-				headers, cfheaders := st.Received["headers"], st.Received["cfheaders"]
-				t.Logf("run %d: %d B received (%.0f B a block), headers %d messages %d B, cfheaders %d messages %d B",
-					run+1, st.BytesReceived, st.BytesPerBlock, headers.Messages, headers.Bytes, cfheaders.Messages, cfheaders.Bytes)
-				if run == 0 {
-					first, firstStats = stdout, st
-					if mode == "bip157" && cfheaders.Messages < 2 {
-						t.Errorf("%d cfheaders messages, want one from each peer at least", cfheaders.Messages)
-					}
-					continue
+				recv := st.Received
+				t.Logf("run %d: %d B received, headers %d messages %d B, cfheaders %d B, cfilter %d B, block %d B, merkleblock %d B",
+					run, st.BytesReceived, recv["headers"].Messages, recv["headers"].Bytes, recv["cfheaders"].Bytes, recv["cfilter"].Bytes,
+					recv["block"].Bytes, recv["merkleblock"].Bytes)
+				return parseBTCJSON(t, stdout), st, stderr
+			}
+			tip, err := sc.Node.BlockCount(t.Context()) // each mode's subtest mines a block
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, firstStats, _ := scan(1)
+			checkJSONTxs(t, sc, first.txs, 0)
+			checkWallet(t, first, sc.Node, scenarioScripts(sc), tip, true)
+			if cf := firstStats.Received["cfheaders"]; mode == "bip157" && cf.Messages < 2 {
+				t.Errorf("%d cfheaders messages, want one from each peer at least", cf.Messages)
+			}
+
+			second, st, stderr := scan(2)
+			if len(second.txs) != 0 || fmt.Sprint(second.utxos, *second.balance) != fmt.Sprint(first.utxos, *first.balance) {
+				t.Errorf("second run printed %d transactions, coins %v %+v; want none, the first's", len(second.txs), second.utxos, *second.balance)
+			}
+			recv := st.Received
+			if h := recv["headers"]; h.Messages != 2 || h.Bytes != 2*25 ||
+				recv["cfheaders"].Messages+recv["cfilter"].Messages+recv["block"].Messages+recv["merkleblock"].Messages+recv["tx"].Messages != 0 {
+				t.Errorf("second run on the store: received %v; want one empty headers message (25 B) a peer, nothing else of the chain", recv)
+			}
+			if want := fmt.Sprintf("had scanned to block %d", tip); !strings.Contains(stderr, want) || st.Resumed == nil || *st.Resumed != tip {
+				t.Errorf("second run: stderr %q, --stats resumed %v; want %q", stderr, st.Resumed, want)
+			}
+
+			if _, err := sc.Node.Generate(t.Context(), 1); err != nil {
+				t.Fatal(err)
+			}
+			if tip, err = sc.Node.BlockCount(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			for end := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+				if h, err := other.BlockCount(t.Context()); err == nil && h == tip || time.Now().After(end) {
+					break
 				}
-				if stdout != first {
-					t.Errorf("second run printed\n%s\nthe first\n%s", stdout, first)
-				}
-				if headers.Messages != 2 || headers.Bytes != 2*25 || cfheaders.Messages != 0 {
-					t.Errorf("second run on the store: headers %+v, cfheaders %+v; want one empty message (25 B) a peer, none", headers, cfheaders)
-				}
-				if b, a := st.BIP37, firstStats.BIP37; mode == "bip37" && (b.FilterTweak != a.FilterTweak || b.FilterCapacity != a.FilterCapacity) {
-					t.Errorf("second run's filter: tweak %d capacity %d, want the first's %d %d", b.FilterTweak, b.FilterCapacity, a.FilterTweak, a.FilterCapacity)
-				}
+			}
+			third, st, _ := scan(3)
+			checkWallet(t, third, sc.Node, scenarioScripts(sc), tip, true)
+			if len(third.txs) != 0 || st.BlocksScanned != 1 || st.From != tip || st.To != tip {
+				t.Errorf("third run: %d transactions, %d blocks scanned, blocks %d to %d; want none, block %d alone", len(third.txs), st.BlocksScanned, st.From, st.To, tip)
+			}
+			if b, a := st.BIP37, firstStats.BIP37; mode == "bip37" && (b.FilterLoads != 1 || b.FilterTweak != a.FilterTweak || b.FilterCapacity != a.FilterCapacity) {
+				t.Errorf("third run's filter: %d loads, tweak %d capacity %d, want one, the first's %d %d", b.FilterLoads, b.FilterTweak, b.FilterCapacity, a.FilterTweak, a.FilterCapacity)
 			}
 		})
 	}

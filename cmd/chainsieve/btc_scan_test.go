@@ -193,9 +193,6 @@ func TestBTCScanNode(t *testing.T) {
 				b.FilterTweak == 0 || b.Transactions < st.BlocksScanned || b.FilterRate > b.FPRate) {
 				t.Errorf("--stats bip37 %+v: want one load of capacity %d, a tweak, the blocks' transactions, the rate under the target", b, bip37.CapacityStep)
 			}
-			if mode == "bip37" {
-				checkFilterState(t, sc, args, dir, st)
-			}
 			if !strings.Contains(stderr, "btc scan: "+mode+" on regtest via "+sc.Node.P2PAddr) || !strings.Contains(stderr, "wallet at block") {
 				t.Errorf("summary on stderr = %q", stderr)
 			}
@@ -276,32 +273,6 @@ func TestBTCScanNode(t *testing.T) {
 			t.Errorf("exit %d, stderr %q; want %d and the checkpoint mismatch", code, stderr, exitFailure)
 		}
 	})
-}
-
-// checkFilterState: a bip37 scan keeps its filter's tweak and capacity
-// in the store directory (st is its --stats), and a scan on a store that
-// holds some loads its filter with them: a larger capacity, a larger
-// filter.
-func checkFilterState(t *testing.T, sc *spvtest.Scenario, args []string, dir string, st btcStatsJSON) {
-	t.Helper()
-	kept, err := loadBTCFilterState(dir)
-	if err != nil || kept.Tweak != st.BIP37.FilterTweak || kept.Capacity != st.BIP37.FilterCapacity {
-		t.Errorf("%s holds %+v (%v), want the run's tweak %d and capacity %d", btcFilterFile, kept, err, st.BIP37.FilterTweak, st.BIP37.FilterCapacity)
-	}
-	dir = t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, btcFilterFile), []byte(`{"tweak":707406378,"capacity":800}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	stats := filepath.Join(t.TempDir(), "stats.json")
-	if code, _, stderr := runCLI(t, append(args, "--store", dir, "--mode", "bip37", "--stats", stats)...); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	b := readStats(t, stats).BIP37
-	if b.FilterTweak != 707406378 || b.FilterCapacity != 800 || b.FilterBytes <= st.BIP37.FilterBytes {
-		t.Errorf("scan on a kept filter state: tweak %d, capacity %d, %d B; want 707406378, 800, more than %d B",
-			b.FilterTweak, b.FilterCapacity, b.FilterBytes, st.BIP37.FilterBytes)
-	}
-	t.Logf("kept filter state: %d B at capacity 800 against %d B at %d", b.FilterBytes, st.BIP37.FilterBytes, st.BIP37.FilterCapacity)
 }
 
 // failingWriter is a stdout that is gone (a closed pipe).

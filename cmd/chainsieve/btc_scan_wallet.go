@@ -166,12 +166,12 @@ func (o *btcScanOutput) summary(total time.Duration, complete bool) error {
 	case lightclient.BIP37:
 		fmt.Fprintf(w, "  %d merkle blocks verified; %d transactions received, %d false positives (%d our copy of the filter does not match); filter %d B, %.0f%% of its bits set at the end\n",
 			st.MerkleBlocks, st.TxsReceived, st.FalsePositives, st.Unfiltered, st.FilterSize, 100*st.FilterFill)
-		kept := "kept in the store's " + btcFilterFile
+		kept := "kept with the wallet in the store"
 		if f.storeDir == "" {
 			kept = "not kept: no store"
 		}
 		fmt.Fprintf(w, "  %d filter loads in %d scans, %d refreshes; tweak %d, capacity %d (%s)\n",
-			st.FilterLoads, st.Scans, st.Refreshes, st.FilterTweak, max(st.FilterCapacity, o.saved.Capacity), kept)
+			st.FilterLoads, st.Scans, st.Refreshes, st.FilterTweak, st.FilterCapacity, kept)
 	}
 	tr := st.Traffic
 	fmt.Fprintf(w, "  %d wallet transactions", o.txs)

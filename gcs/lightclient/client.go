@@ -58,7 +58,7 @@ type Client struct {
 	scanned  int32           // the last height scanned
 	coins    []wire.OutPoint // given (Config.Coins, and kept), so that their spends are found
 	tweak    uint32          // of every BIP37 filter
-	capacity uint32          // the BIP37 filters' least capacity
+	capacity uint32          // the BIP37 filters' least capacity; written under mu
 	synced   bool            // the first header sync is done
 	emitted  int             // Connected and Disconnected events sent
 	lastKept [32]byte        // the hash of the last state queued
@@ -432,10 +432,15 @@ func (c *Client) Bans() []Ban {
 	return out
 }
 
-// Stats returns what the client measured so far.
+// Stats returns what the client measured so far. In BIP37 mode
+// FilterTweak and FilterCapacity are those of the client's filters (kept
+// with the wallet), loaded or not.
 func (c *Client) Stats() Stats {
 	c.mu.Lock()
 	st := c.stats
+	if c.cfg.Mode == BIP37 {
+		st.FilterTweak, st.FilterCapacity = c.tweak, max(st.FilterCapacity, c.capacity)
+	}
 	c.mu.Unlock()
 	if c.pool != nil {
 		c.pool.mu.Lock()

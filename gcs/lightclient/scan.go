@@ -256,7 +256,9 @@ func (c *Client) scanBloom(ctx context.Context, lo, hi int32, w *spv.Watch, emit
 	// loads puts each element on the same bits (docs/bip37.md).
 	st, err := bloomscan.Scan(ctx, bloomscan.Config{Session: p.s, Chain: c.chain, Watch: w, From: lo, To: hi,
 		FPRate: c.cfg.FPRate, Tweak: c.tweak, Capacity: c.capacity, Emit: emit})
+	c.mu.Lock()
 	c.capacity = max(c.capacity, st.FilterCapacity)
+	c.mu.Unlock()
 	if err != nil && ctx.Err() == nil {
 		c.blame(p, err)
 	}
