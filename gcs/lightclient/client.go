@@ -202,6 +202,7 @@ func (c *Client) Start(ctx context.Context) error {
 		c.stopped = true
 		c.mu.Unlock()
 		close(c.done)
+		close(c.events) // once Err says why, and the store is closed
 	}()
 	return nil
 }

@@ -29,7 +29,6 @@ type item struct {
 // or after ctx ends drops them (nothing is committed after a dropped
 // event), and commits the states.
 func (c *Client) deliver(ctx context.Context) {
-	defer close(c.events)
 	var ready []byte // a state waiting for the consumer to take the next event
 	lastData, dropping := false, false
 	for it := range c.queue {
