@@ -36,10 +36,14 @@ func (e *encoder) string(s string) { e.bytes([]byte(s)) }
 
 // tx writes msg with its witness data, length-prefixed.
 func (e *encoder) tx(msg *wire.MsgTx) {
-	var buf bytes.Buffer
-	buf.Grow(msg.SerializeSize())
-	msg.Serialize(&buf) // a bytes.Buffer does not fail
-	e.bytes(buf.Bytes())
+	e.uvarint(uint64(msg.SerializeSize()))
+	msg.Serialize(e) // appending does not fail
+}
+
+// Write appends p, for wire's serializers.
+func (e *encoder) Write(p []byte) (int, error) {
+	e.b = append(e.b, p...)
+	return len(p), nil
 }
 
 type decoder struct {
