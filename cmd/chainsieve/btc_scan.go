@@ -116,7 +116,7 @@ func btcScan(ctx context.Context, e *env, args []string) int {
 	if r, ok := c.Resumed(); ok {
 		out.resumed = &r
 		out.reported = r.Height
-		fmt.Fprintf(e.stderr, "btc scan: the wallet kept in %s had scanned to block %d: printing what is new (its coins and balance at the end count everything)\n",
+		fmt.Fprintf(e.stderr, "btc scan: the wallet kept in %s resumes after block %d: printing what is new (its coins and balance at the end count everything)\n",
 			f.storeDir, r.Height)
 	}
 	runErr := out.events()

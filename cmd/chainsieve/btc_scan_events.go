@@ -18,7 +18,7 @@ type btcScanOutput struct {
 	c        *lightclient.Client
 	line     *progress.Line
 	began    time.Time
-	resumed  *wallet.Block   // where the wallet the store kept had scanned to
+	resumed  *wallet.Block   // the last block the wallet the store kept had reported
 	reported int32           // the last block printed; birthday-1 before any
 	caughtUp bool            // a Synced event reached the tip less the confirmations
 	txs      int             // transactions printed
@@ -33,7 +33,7 @@ func newBTCScanOutput(e *env, f *btcScanFlags, c *lightclient.Client, began time
 }
 
 // from is the first block of the range the run covers: the birthday, or
-// the block after those the kept wallet had scanned.
+// the block after those the kept wallet had reported.
 func (o *btcScanOutput) from() int32 {
 	if o.resumed != nil {
 		return o.resumed.Height + 1

@@ -98,8 +98,8 @@ type btcStatsJSON struct {
 	Mode               string             `json:"mode"`
 	Network            string             `json:"network"`
 	Peer               string             `json:"peer"`              // the peers used, comma-separated
-	From               int32              `json:"from"`              // the birthday, or the block after those the kept wallet had scanned
-	Resumed            *int32             `json:"resumed,omitempty"` // the last block the kept wallet had scanned
+	From               int32              `json:"from"`              // the birthday, or the block after those the kept wallet had reported
+	Resumed            *int32             `json:"resumed,omitempty"` // the last block the kept wallet had reported
 	To                 int32              `json:"to"`                // the last block printed
 	BlocksScanned      int                `json:"blocksScanned"`
 	HeadersVerified    int32              `json:"headersVerified"` // the header chain's height

@@ -73,6 +73,7 @@ func TestBTCScanTwoPeers(t *testing.T) {
 				t.Logf("run %d: %d B received, headers %d messages %d B, cfheaders %d B, cfilter %d B, block %d B, merkleblock %d B",
 					run, st.BytesReceived, recv["headers"].Messages, recv["headers"].Bytes, recv["cfheaders"].Bytes, recv["cfilter"].Bytes,
 					recv["block"].Bytes, recv["merkleblock"].Bytes)
+				t.Logf("run %d's stderr:\n%s", run, stderr)
 				return parseBTCJSON(t, stdout), st, stderr
 			}
 			tip, err := sc.Node.BlockCount(t.Context()) // each mode's subtest mines a block
@@ -95,7 +96,7 @@ func TestBTCScanTwoPeers(t *testing.T) {
 				recv["cfheaders"].Messages+recv["cfilter"].Messages+recv["block"].Messages+recv["merkleblock"].Messages+recv["tx"].Messages != 0 {
 				t.Errorf("second run on the store: received %v; want one empty headers message (25 B) a peer, nothing else of the chain", recv)
 			}
-			if want := fmt.Sprintf("had scanned to block %d", tip); !strings.Contains(stderr, want) || st.Resumed == nil || *st.Resumed != tip {
+			if want := fmt.Sprintf("resumes after block %d", tip); !strings.Contains(stderr, want) || st.Resumed == nil || *st.Resumed != tip {
 				t.Errorf("second run: stderr %q, --stats resumed %v; want %q", stderr, st.Resumed, want)
 			}
 

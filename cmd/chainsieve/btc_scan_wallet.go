@@ -157,8 +157,13 @@ func (o *btcScanOutput) summary(total time.Duration, complete bool) error {
 	if len(used) == 0 {
 		via = "no peer"
 	}
-	fmt.Fprintf(w, "btc scan: %v on %s via %s: blocks %d to %d, %d scanned (headers verified to %d)\n",
-		f.mode, f.net.Name(), via, o.from(), o.reported, st.Blocks, st.Headers)
+	if o.reported < o.from() {
+		fmt.Fprintf(w, "btc scan: %v on %s via %s: no block after %d to report (headers verified to %d)\n",
+			f.mode, f.net.Name(), via, o.from()-1, st.Headers)
+	} else {
+		fmt.Fprintf(w, "btc scan: %v on %s via %s: blocks %d to %d, %d scanned (headers verified to %d)\n",
+			f.mode, f.net.Name(), via, o.from(), o.reported, st.Blocks, st.Headers)
+	}
 	switch f.mode {
 	case lightclient.BIP157:
 		fmt.Fprintf(w, "  %d filter hashes, %d filters checked; %d blocks fetched, %d false positives\n",

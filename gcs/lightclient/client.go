@@ -47,7 +47,7 @@ type Client struct {
 	started bool
 	stopped bool
 	tip     wallet.Block  // the last block reported
-	resumed *wallet.Block // where the kept state ended, if there was one
+	resumed *wallet.Block // the last block the kept state had reported, if there was one
 	keepErr error         // a failed commit
 
 	// The engine goroutine's own.
@@ -207,10 +207,11 @@ func (c *Client) Start(ctx context.Context) error {
 	return nil
 }
 
-// Resumed returns the last block the kept wallet's state had scanned when
-// Start took it up, and true; false for a wallet new to the store. A
-// restart reports only the blocks after it (and again those the crash
-// window holds: see the package doc).
+// Resumed returns the last block the kept wallet's state had reported
+// when Start took it up (Birthday-1 and a zero hash if none), and true;
+// false for a wallet new to the store. A restart reports the blocks after
+// it: again those the crash window holds (see the package doc), then the
+// new ones.
 func (c *Client) Resumed() (wallet.Block, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

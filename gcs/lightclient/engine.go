@@ -36,6 +36,9 @@ func (c *Client) run(ctx context.Context) error {
 	stuck := time.Now()
 	for first := true; ; first = false {
 		progressed, err := c.catchUp(ctx, goal)
+		c.mu.Lock()
+		c.stats.Headers = c.chain.Height()
+		c.mu.Unlock()
 		if err != nil && !errors.Is(err, errNoPeers) {
 			return err
 		}
