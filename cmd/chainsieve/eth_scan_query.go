@@ -56,8 +56,8 @@ func (f *queryFlags) register(fs *flag.FlagSet) {
 }
 
 // query builds the filter of the flags and positional arguments and the
-// events that decode its logs. Any error is a usage error; what it had to
-// assume is said on e's stderr.
+// events that decode its logs (nil: none). Any error is a usage error;
+// what it had to assume is said on e's stderr.
 func (f *queryFlags) query(e *env) (ethlogs.Query, *eventSet, error) {
 	q := ethlogs.Query{Addresses: f.addresses}
 	if f.topics != "" {
@@ -67,62 +67,73 @@ func (f *queryFlags) query(e *env) (ethlogs.Query, *eventSet, error) {
 		}
 		q.Topics = parsed.Topics
 	}
-	abi, err := f.readABI()
-	if err != nil {
+	r, err := f.request(e.stderr)
+	if err != nil || r == nil {
 		return q, nil, err
 	}
-	sel, values, raw := f.split()
-	var filter *event.Filter
-	var notes []string
-	set := &eventSet{notes: e.stderr}
-	switch {
-	case raw != nil:
-		if filter, err = rawTopics(raw); err != nil {
-			return q, nil, err
-		}
-		if abi != nil { // else the rows are not decoded
-			set.add(abi.Events...)
-			set.asked = "--abi " + f.abiFile
-		}
-	case sel.text != "":
-		ev, err := sel.event(abi)
-		if err != nil {
-			return q, nil, err
-		}
-		if filter, err = f.filter(ev, values); err != nil {
-			return q, nil, err
-		}
-		set.add(filter.Event)
-		set.asked, set.topic0 = "--event '"+filter.Event.String()+"'", true
-	case len(f.args) > 0:
-		return q, nil, errors.New("--arg needs the event: --event SIG, or SIG as the first argument (the names are its parameters')")
-	case abi != nil:
-		if filter, err = f.everyEvent(abi); err != nil {
-			return q, nil, err
-		}
-		set.add(abi.Events...)
-		set.asked, set.topic0 = "--abi "+f.abiFile, true
-		notes = everyEventNotes(f.abiFile, abi)
-	default:
-		return q, nil, nil
-	}
-	if err := filter.Apply(&q); err != nil {
-		return q, nil, fmt.Errorf("--topics conflicts with %s: %s", sel.asked(raw), strings.TrimPrefix(err.Error(), "event: "))
+	if err := r.filter.Apply(&q); err != nil {
+		return q, nil, fmt.Errorf("--topics conflicts with %s: %s", r.who, strings.TrimPrefix(err.Error(), "event: "))
 	}
 	if err := q.Validate(); err != nil {
 		return q, nil, errors.New(strings.TrimPrefix(err.Error(), "ethlogs: "))
 	}
-	if filter.Assumed != "" {
-		notes = append(notes, "layout: "+filter.Assumed)
-	}
-	for _, n := range notes {
+	for _, n := range r.notes {
 		fmt.Fprintln(e.stderr, n)
 	}
-	f.decodes = set.key()
-	if len(set.byTopic) == 0 {
+	f.decodes = r.events.key()
+	if len(r.events.byTopic) == 0 {
 		return q, nil, nil
 	}
-	return q, set, nil
+	return q, r.events, nil
+}
+
+// request is what the event forms ask for.
+type request struct {
+	filter *event.Filter
+	events *eventSet // decode the rows
+	who    string    // the flags or arguments that ask, for a conflict with --topics
+	notes  []string  // for stderr, once the query is known to be good
+}
+
+// request reads the event forms: raw topics, an event and its values, or
+// every event of --abi; nil if none is given.
+func (f *queryFlags) request(notes io.Writer) (*request, error) {
+	abi, err := f.readABI()
+	if err != nil {
+		return nil, err
+	}
+	sel, values, raw := f.split()
+	r := &request{events: &eventSet{notes: notes}}
+	switch {
+	case raw != nil:
+		r.who = "the topics after TOPIC0"
+		if abi != nil { // else the rows are not decoded
+			r.events.add(abi.Events...)
+			r.events.asked = "--abi " + f.abiFile
+		}
+		r.filter, err = rawTopics(raw)
+	case sel.text != "":
+		r.who = sel.String()
+		r.filter, err = f.eventFilter(sel, abi, values)
+		if err == nil {
+			r.events.add(r.filter.Event)
+			r.events.asked, r.events.topic0 = "--event '"+r.filter.Event.String()+"'", true
+			if r.filter.Assumed != "" {
+				r.notes = []string{"layout: " + r.filter.Assumed}
+			}
+		}
+	case len(f.args) > 0:
+		return nil, errors.New("--arg needs the event: --event SIG, or SIG as the first argument (the names are its parameters')")
+	case abi != nil:
+		r.who = "--abi " + f.abiFile + " (every event's topic 0)"
+		r.events.add(abi.Events...)
+		r.events.asked, r.events.topic0 = "--abi "+f.abiFile, true
+		r.filter, err = f.everyEvent(abi)
+		r.notes = everyEventNotes(f.abiFile, abi)
+	default:
+		return nil, nil
+	}
+	return r, err
 }
 
 // selector is how the event was named: by --event or by the first
@@ -132,11 +143,8 @@ type selector struct {
 	flag bool // --event
 }
 
-func (s selector) asked(raw []string) string {
-	switch {
-	case raw != nil:
-		return "the topics after TOPIC0"
-	case s.flag:
+func (s selector) String() string {
+	if s.flag {
 		return "--event " + s.text
 	}
 	return "the signature " + s.text
@@ -183,9 +191,13 @@ func (s selector) event(abi *event.ABI) (*event.Event, error) {
 	return ev, nil
 }
 
-// filter turns --arg conditions or the values after the signature into a
-// filter on ev's topics.
-func (f *queryFlags) filter(ev *event.Event, values []string) (*event.Filter, error) {
+// eventFilter selects the event and turns --arg conditions or the values
+// after the signature into a filter on its topics.
+func (f *queryFlags) eventFilter(sel selector, abi *event.ABI, values []string) (*event.Filter, error) {
+	ev, err := sel.event(abi)
+	if err != nil {
+		return nil, err
+	}
 	switch {
 	case len(f.args) > 0 && len(values) > 0:
 		return nil, fmt.Errorf("values both by --arg and after the signature (%q): give them one way", values[0])

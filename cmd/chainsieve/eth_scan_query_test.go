@@ -523,6 +523,7 @@ func TestEthScanQueryUsage(t *testing.T) {
 		{[]string{topic, "null", "null", "null", topic}, "a log has at most 4 topics"},
 		{[]string{topic, "null", "--topics", `["` + crypto.Keccak256Hash(nil).Hex() + `"]`}, "--topics conflicts with the topics after TOPIC0"},
 		{[]string{"--event", topic}, "a topic selects an event of --abi"},
+		{[]string{"--abi", demoABI, "--topics", `["` + crypto.Keccak256Hash(nil).Hex() + `"]`}, "--topics conflicts with --abi " + demoABI},
 		{[]string{"--abi", filepath.Join(dir, "nosuch.json")}, "no such file"},
 		{[]string{"--abi", notJSON}, "--abi " + notJSON},
 		{[]string{"--abi", noABI}, `without an "abi" field`},
