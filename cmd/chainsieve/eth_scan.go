@@ -12,6 +12,7 @@ import (
 	"github.com/chainsieve/chainsieve/ethlogs/scan"
 	"github.com/chainsieve/chainsieve/ethlogs/scan/demo"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 )
 
 const ethScanSynopsis = `[--rpc URL] [--address ADDR]... [--topics JSON] [--from BLOCK] [--to BLOCK]
@@ -149,10 +150,12 @@ func (f *ethScanFlags) config(q ethlogs.Query) (scan.Config, error) {
 	return cfg, nil
 }
 
+// hexHash reads a 0x-prefixed 32-byte hash; common.HexToHash would read a
+// typo (a non-hex digit) as some other hash without a word.
 func hexHash(s string) (common.Hash, error) {
-	h, ok := strings.CutPrefix(s, "0x")
-	if !ok || len(h) != 64 {
+	b, err := hexutil.Decode(s)
+	if err != nil || len(b) != common.HashLength {
 		return common.Hash{}, fmt.Errorf("%q is not a 0x-prefixed 32-byte hash", s)
 	}
-	return common.HexToHash(s), nil
+	return common.Hash(b), nil
 }
