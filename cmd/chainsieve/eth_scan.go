@@ -9,16 +9,18 @@ import (
 	"time"
 
 	"github.com/chainsieve/chainsieve/ethlogs"
-	"github.com/chainsieve/chainsieve/ethlogs/event"
 	"github.com/chainsieve/chainsieve/ethlogs/scan"
 	"github.com/chainsieve/chainsieve/ethlogs/scan/demo"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 )
 
-const ethScanSynopsis = `[--rpc URL] [--address ADDR]... [--topics JSON] [--event SIG] [--from BLOCK] [--to BLOCK]
+const ethScanSynopsis = `[--rpc URL] [--address ADDR]... [--topics JSON] [--from BLOCK] [--to BLOCK]
+       [--event SIG|NAME [--arg NAME=VALUE[,VALUE...]]...] [--abi FILE]
        [--anchor BLOCK|HASH|NUMBER:HASH] [--confirm-rpc URL]... [--confirm-min K]
        [--beacon-api URL|demo [--checkpoint ROOT] [--beacon-chain NAME|--beacon-config FILE]]
        [--index DIR] [--verify full|bloom-untrusted|none] [--prove-tx=false] [--json] [--stats FILE]
+       [SIG [VALUE|null ...] | TOPIC0 [TOPIC|null ...]]
 
 Finds the logs matching an eth_getLogs-style filter in a block range: it reads
 the headers in batches, verifies their hashes and parent links back from the
@@ -33,18 +35,23 @@ tag less N (latest-100). The anchor is the node's finalized block unless
 --anchor or --beacon-api says otherwise; --confirm-rpc asks other endpoints
 to confirm it (docs/eth-scan.md has the trust table).
 
+As with cast logs, the event and the values of its indexed parameters may
+follow the flags: SIG then one VALUE (or null: any) per indexed parameter,
+or a 32-byte topic 0 then raw topics. --arg to=0x… asks by name. A value
+list VALUE,VALUE is an OR-list. docs/eth-scan.md, "Query forms".
+
 A stopped scan (Ctrl-C, a node that went away) resumes after the last block
 it printed when run again with the same query; --restart starts over.`
 
 // ethScanFlags are the parsed flags of eth scan.
 type ethScanFlags struct {
-	rpc, topics, eventSig, index, verify string
-	addresses                            []common.Address
-	blocks                               anchorFlags
-	asJSON, restart                      bool
-	concurrency, batch, retries          int
-	timeout                              time.Duration
-	stats                                string // --stats FILE
+	rpc, index, verify          string
+	queryFlags                  // --address, --topics, --event, --arg, --abi, SIG [VALUE...]
+	blocks                      anchorFlags
+	asJSON, restart             bool
+	concurrency, batch, retries int
+	timeout                     time.Duration
+	stats                       string // --stats FILE
 }
 
 func ethScan(ctx context.Context, e *env, args []string) int {
@@ -52,7 +59,7 @@ func ethScan(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		return code
 	}
-	q, ev, err := f.query()
+	q, ev, err := f.query(e)
 	if err != nil {
 		return usageError(e, "eth scan", "%v", err)
 	}
@@ -83,6 +90,7 @@ func ethScan(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	cfg.Client = scan.NewClient(f.rpc)
+	defer cfg.Client.HTTP.CloseIdleConnections() // a connection dialled but never used holds the demo node's shutdown for 5 s
 	cfg.Client.Timeout, cfg.Client.Retry.Attempts = f.timeout, f.retries
 	return runScan(ctx, e, cfg, ev, f.asJSON, f.stats)
 }
@@ -91,15 +99,7 @@ func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 	f := &ethScanFlags{}
 	fs := newFlags(e, "eth scan", ethScanSynopsis)
 	fs.StringVar(&f.rpc, "rpc", e.getenv("ETH_RPC_URL"), "JSON-RPC endpoint over HTTP(S) (default $ETH_RPC_URL; none: the embedded demo chain)")
-	fs.Func("address", "contract address to match (repeatable: any of them)", func(s string) error {
-		if !common.IsHexAddress(s) || !strings.HasPrefix(s, "0x") || len(s) != 42 {
-			return fmt.Errorf("%q is not a 0x-prefixed 20-byte address", s)
-		}
-		f.addresses = append(f.addresses, common.HexToAddress(s))
-		return nil
-	})
-	fs.StringVar(&f.topics, "topics", "", `topics array exactly as eth_getLogs takes it, e.g. '[null, ["0x…","0x…"]]' (null: any)`)
-	fs.StringVar(&f.eventSig, "event", "", `event declaration, e.g. 'Transfer(address indexed from,address indexed to,uint256 value)': sets topic 0 and decodes the arguments`)
+	f.queryFlags.register(fs)
 	f.blocks.register(fs, e)
 	fs.StringVar(&f.index, "index", "", "directory of the persistent header index (default: chainsieve/eth-index under the user cache directory)")
 	fs.StringVar(&f.verify, "verify", "full", "full; bloom-untrusted (fetch every block's receipts, check only the receipts root: for chains with wrong blooms); none (believe the node)")
@@ -114,9 +114,7 @@ func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 	if !ok {
 		return nil, code, false
 	}
-	if len(pos) > 0 {
-		return nil, usageError(e, "eth scan", "unexpected argument %q", pos[0]), false
-	}
+	f.positional = pos
 	if f.rpc != "" && f.blocks.from == nil {
 		return nil, usageError(e, "eth scan", "--from is required with --rpc (a scan from genesis reads every header)"), false
 	}
@@ -134,33 +132,6 @@ func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 	return f, 0, true
 }
 
-// query builds the filter from --address, --topics and --event.
-func (f *ethScanFlags) query() (ethlogs.Query, *event.Event, error) {
-	q := ethlogs.Query{Addresses: f.addresses}
-	if f.topics != "" {
-		parsed, err := ethlogs.ParseQuery([]byte(`{"topics":` + f.topics + `}`))
-		if err != nil {
-			return q, nil, fmt.Errorf("--topics: %v", err)
-		}
-		q.Topics = parsed.Topics
-	}
-	if f.eventSig == "" {
-		return q, nil, nil
-	}
-	ev, err := event.Parse(f.eventSig)
-	if err != nil {
-		return q, nil, fmt.Errorf("--event: %v", err)
-	}
-	if len(q.Topics) == 0 {
-		q.Topics = [][]common.Hash{nil}
-	}
-	if len(q.Topics[0]) > 0 && (len(q.Topics[0]) != 1 || q.Topics[0][0] != ev.Topic()) {
-		return q, nil, fmt.Errorf("--topics position 0 conflicts with --event %s (topic %s)", ev.Signature(), ev.Topic())
-	}
-	q.Topics[0] = []common.Hash{ev.Topic()}
-	return q, ev, nil
-}
-
 // config turns the range, anchor, index and mode flags into a scan config.
 func (f *ethScanFlags) config(q ethlogs.Query) (scan.Config, error) {
 	cfg := scan.Config{Query: q, IndexDir: f.index, Restart: f.restart,
@@ -175,42 +146,16 @@ func (f *ethScanFlags) config(q ethlogs.Query) (scan.Config, error) {
 			return cfg, err
 		}
 	}
-	cfg.Resume = fmt.Sprintf("json=%t event=%s", f.asJSON, f.eventSig)
+	cfg.Resume = fmt.Sprintf("json=%t event=%s", f.asJSON, f.decodes)
 	return cfg, nil
 }
 
+// hexHash reads a 0x-prefixed 32-byte hash; common.HexToHash would read a
+// typo (a non-hex digit) as some other hash without a word.
 func hexHash(s string) (common.Hash, error) {
-	h, ok := strings.CutPrefix(s, "0x")
-	if !ok || len(h) != 64 {
+	b, err := hexutil.Decode(s)
+	if err != nil || len(b) != common.HashLength {
 		return common.Hash{}, fmt.Errorf("%q is not a 0x-prefixed 32-byte hash", s)
 	}
-	return common.HexToHash(s), nil
-}
-
-// demoQuery is the demo's default question: every Transfer of its DEMO
-// token.
-func demoQuery(chain *demo.Chain) (ethlogs.Query, *event.Event) {
-	ev, _ := event.Parse(demo.Transfer)
-	return ethlogs.Query{Addresses: []common.Address{chain.Contracts.Token}, Topics: [][]common.Hash{{ev.Topic()}}}, ev
-}
-
-// describeQuery writes a query as the flags that ask it.
-func describeQuery(q ethlogs.Query, ev *event.Event) string {
-	var parts []string
-	for _, a := range q.Addresses {
-		parts = append(parts, "--address "+a.Hex())
-	}
-	topics := q.Topics
-	if ev != nil {
-		parts = append(parts, "--event '"+ev.String()+"'")
-		topics = append([][]common.Hash{nil}, topics[1:]...)
-	}
-	if len(topics) > 0 && (ev == nil || len(topics) > 1) {
-		b, _ := ethlogs.Query{Topics: topics}.MarshalJSON()
-		parts = append(parts, "--topics '"+strings.TrimSuffix(strings.TrimPrefix(string(b), `{"topics":`), "}")+"'")
-	}
-	if len(parts) == 0 {
-		return "every log"
-	}
-	return strings.Join(parts, " ")
+	return common.Hash(b), nil
 }

@@ -49,6 +49,7 @@ func TestEthScanAnchorUsage(t *testing.T) {
 		{append(rpc, "--beacon-api", "http://127.0.0.1:3", "--anchor", "latest"), "exclude each other"},
 		{append(rpc, "--beacon-api", "127.0.0.1:3"), "--beacon-api"},
 		{append(rpc, "--beacon-api", "http://127.0.0.1:3", "--checkpoint", "0x01"), "--checkpoint"},
+		{append(rpc, "--beacon-api", "http://127.0.0.1:3", "--checkpoint", "0x"+strings.Repeat("zz", 32)), "is not a 0x-prefixed 32-byte hash"},
 		{append(rpc, "--beacon-api", "http://127.0.0.1:3", "--beacon-chain", "goerli"), `--beacon-chain "goerli"`},
 		{append(rpc, "--beacon-api", "http://127.0.0.1:3", "--beacon-chain", "mainnet", "--beacon-config", cfg), "exclude each other"},
 		{append(rpc, "--beacon-api", "http://127.0.0.1:3", "--beacon-config", cfg), "GENESIS_TIME"},

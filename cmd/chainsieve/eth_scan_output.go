@@ -20,7 +20,7 @@ import (
 
 // runScan drives the scan: logs to stdout as they are verified, the plan
 // and the summary to stderr, a progress line when stderr is a terminal.
-func runScan(ctx context.Context, e *env, cfg scan.Config, ev *event.Event, asJSON bool, statsFile string) int {
+func runScan(ctx context.Context, e *env, cfg scan.Config, ev *eventSet, asJSON bool, statsFile string) int {
 	out := bufio.NewWriter(e.stdout)
 	w := logWriter{out: out, ev: ev, json: asJSON}
 	bar := &ethProgress{line: progress.New(e.stderr)}
@@ -113,17 +113,13 @@ func size(n int64) string {
 // logWriter prints logs as eth_getLogs JSON objects or as table rows.
 type logWriter struct {
 	out    *bufio.Writer
-	ev     *event.Event
+	ev     *eventSet // nil: no decoding
 	json   bool
 	header bool // the table header is printed
 }
 
 func (w *logWriter) write(l *types.Log) error {
-	var args []event.Arg
-	var argErr error
-	if w.ev != nil {
-		args, argErr = w.ev.Decode(l.Topics, l.Data)
-	}
+	args, argErr := w.ev.decode(l)
 	if w.json {
 		return w.writeJSON(l, args, argErr)
 	}
@@ -142,7 +138,7 @@ func (w *logWriter) writeJSON(l *types.Log, args []event.Arg, argErr error) erro
 	if err != nil {
 		return err
 	}
-	if w.ev != nil {
+	if args != nil || argErr != nil {
 		b = b[:len(b)-1]
 		if argErr != nil {
 			e, _ := json.Marshal(argErr.Error())
@@ -170,8 +166,8 @@ func (w *logWriter) name(l *types.Log) string {
 	switch {
 	case len(l.Topics) == 0:
 		return "(anonymous)"
-	case w.ev != nil && l.Topics[0] == w.ev.Topic():
-		return w.ev.Name
+	case w.ev.name(l) != "":
+		return w.ev.name(l)
 	}
 	t := l.Topics[0].Hex()
 	return t[:6] + "…" + t[62:]

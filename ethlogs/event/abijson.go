@@ -3,7 +3,9 @@ package event
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,10 +27,17 @@ type ABI struct {
 }
 
 // ParseABI reads an ABI JSON file with go-ethereum's accounts/abi and
-// keeps its events. The JSON must parse as a whole; an event this package
-// cannot decode (an anonymous event, a function or fixed-point parameter)
-// is an error only when selected.
+// keeps its events. The file is the ABI array itself or a compiler
+// artifact that holds it in an "abi" field (Foundry's out/*.json,
+// Hardhat's artifacts/*.json, Truffle's build/contracts/*.json). The JSON
+// must parse as a whole; an event this package cannot decode (an
+// anonymous event, a function or fixed-point parameter) is an error only
+// when selected, and listed by [ABI.Refused].
 func ParseABI(data []byte) (*ABI, error) {
+	data, err := abiArray(data)
+	if err != nil {
+		return nil, fmt.Errorf("event: ABI: %v", err)
+	}
 	if err := checkABISizes(data); err != nil {
 		return nil, fmt.Errorf("event: ABI: %v", err)
 	}
@@ -48,6 +57,30 @@ func ParseABI(data []byte) (*ABI, error) {
 	slices.SortFunc(a.Events, func(x, y *Event) int { return strings.Compare(x.Signature(), y.Signature()) })
 	return a, nil
 }
+
+// abiArray returns the ABI array of an ABI file: the file itself, or the
+// "abi" field of an artifact, which is a JSON object.
+func abiArray(data []byte) ([]byte, error) {
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return data, nil
+	}
+	var artifact struct {
+		ABI json.RawMessage `json:"abi"`
+	}
+	if err := json.Unmarshal(data, &artifact); err != nil {
+		return nil, err
+	}
+	if len(artifact.ABI) == 0 || string(artifact.ABI) == "null" {
+		return nil, errors.New(`a JSON object without an "abi" field: want an ABI array, or an artifact (Foundry, Hardhat) that holds one in "abi"`)
+	}
+	return artifact.ABI, nil
+}
+
+// Refused returns the events of the ABI that this package cannot decode,
+// by canonical signature, each with the reason: anonymous events (their
+// logs have no topic 0 to select them by) and events with a function or
+// fixed-point parameter.
+func (a *ABI) Refused() map[string]error { return maps.Clone(a.refused) }
 
 // abiParam is a parameter of an ABI JSON entry, as far as checkABISizes
 // reads it.

@@ -94,7 +94,7 @@ func TestABIEventErrors(t *testing.T) {
 			t.Errorf("Event(%q) = %v, want an error containing %q", tt.selector, err, tt.wantErr)
 		}
 	}
-	for _, bad := range []string{"", "{}", `[{"type":"event","name":"E","inputs":[{"name":"x","type":"uint"}]}]`, `[{"type":"nonsense"}]`,
+	for _, bad := range []string{"", "{}", `{"abi":null}`, `{"abi":{}}`, `{"abi":[}`, `{"bytecode":"0x00"}`, `[{"type":"event","name":"E","inputs":[{"name":"x","type":"uint"}]}]`, `[{"type":"nonsense"}]`,
 		`[{"type":"event","name":"E","inputs":[{"name":"x","type":"uint256[100000000]"}]}]`,
 		`[{"type":"function","name":"f","inputs":[{"name":"x","type":"tuple[65536]","components":[{"name":"y","type":"uint256[65536]"}]}]}]`,
 		`[{"type":"event","name":"E","inputs":[{"name":"x","type":"uint8` + strings.Repeat("[1]", 17) + `"}]}]`} {
@@ -111,12 +111,51 @@ func TestABIEventErrors(t *testing.T) {
 	}
 }
 
+// TestABIArtifact reads the ABI out of compiler artifacts, shaped as
+// Foundry's out/Token.sol/Token.json and Hardhat's
+// artifacts/contracts/Token.sol/Token.json are, and lists what it left out.
+func TestABIArtifact(t *testing.T) {
+	artifacts := map[string]string{
+		"foundry": `{"abi":` + testABI + `,"bytecode":{"object":"0x6080","sourceMap":"","linkReferences":{}},"methodIdentifiers":{"transfer(address,uint256)":"a9059cbb"},"id":7}`,
+		"hardhat": ` {"_format":"hh-sol-artifact-1","contractName":"Token","sourceName":"contracts/Token.sol","abi":` + testABI + `,"bytecode":"0x6080","linkReferences":{}}`,
+	}
+	want, err := ParseABI([]byte(testABI))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, js := range artifacts {
+		a, err := ParseABI([]byte(js))
+		if err != nil {
+			t.Errorf("ParseABI(%s artifact) = %v", name, err)
+			continue
+		}
+		if len(a.Events) != len(want.Events) {
+			t.Fatalf("ParseABI(%s artifact): %d events, the ABI array %d", name, len(a.Events), len(want.Events))
+		}
+		for i, e := range a.Events {
+			if e.String() != want.Events[i].String() {
+				t.Errorf("ParseABI(%s artifact) event %d = %s, want %s", name, i, e, want.Events[i])
+			}
+		}
+	}
+	refused := want.Refused()
+	for _, sig := range []string{"Secret(bytes32)", "Callback(function)", "Odd(uint7)"} {
+		if refused[sig] == nil {
+			t.Errorf("Refused() = %v, lacks %s", refused, sig)
+		}
+	}
+	if len(refused) != 3 {
+		t.Errorf("Refused() = %v, want 3 events", refused)
+	}
+}
+
 // FuzzParseABI feeds arbitrary JSON and selectors: an error or an event
 // whose declaration parses back to the same signature, never a panic, and
 // never a hang (an input still running after 3 s fails: accounts/abi once
 // spent minutes building Go types for a long array here).
 func FuzzParseABI(f *testing.F) {
 	f.Add([]byte(testABI), "Listed")
+	f.Add([]byte(`{"abi":`+testABI+`}`), "Transfer(address,address,uint256)")
 	f.Add([]byte(testABI), "Transfer(address,uint256)")
 	f.Add([]byte(`[{"type":"event","name":"E","inputs":[{"name":"a","type":"tuple[2][]","components":[{"name":"b","type":"bytes[]"}]}]}]`), "E")
 	f.Fuzz(func(t *testing.T, js []byte, selector string) {
