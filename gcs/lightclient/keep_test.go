@@ -83,6 +83,9 @@ func TestRestart(t *testing.T) {
 	if got := describe(evs); got != "+8[1] =8" {
 		t.Errorf("third run: %s, want +8[1] =8", got)
 	}
+	if r, _ := third.Resumed(); r.Height != 7 {
+		t.Errorf("third run: Resumed() = %d after it reported block 8, want 7", r.Height)
+	}
 	if bal := third.Balance(1); bal.Confirmed != 5e7 || len(third.Transactions()) != 3 {
 		t.Errorf("third run: balance %+v, %d transactions; want 5e7 confirmed, 3", bal, len(third.Transactions()))
 	}
@@ -359,5 +362,30 @@ func TestCrashWindow(t *testing.T) {
 			t.Errorf("k=%d: %d events reported twice, more than %d and the queue", k, window, saveEvents)
 		}
 		t.Logf("k=%d: state kept to block %d, %d events reported again", k, kept, window)
+	}
+}
+
+// TestStoreLocked: while a client runs on a store, a second one on it
+// fails at Start, naming the holder, and leaves the first's files alone.
+func TestStoreLocked(t *testing.T) {
+	h := newHistory(t)
+	p1, p2 := startFakePeer(t, h.chain), startFakePeer(t, h.chain)
+	cfg := h.config(p1, p2)
+	cfg.Store, cfg.Follow = t.TempDir(), true
+	first := start(t, cfg)
+	collect(t, first, 7)
+	second, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := second.Start(t.Context()); !errors.Is(err, store.ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Errorf("second client's Start = %v, want ErrLocked naming this process", err)
+	}
+	if err := first.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Follow = false
+	if _, evs := runOnce(t, cfg); describe(evs) != "=7" {
+		t.Errorf("after the first stopped: %s, want =7", describe(evs))
 	}
 }

@@ -111,10 +111,11 @@ func (c *Client) takeUp(k *kept) error {
 		last := c.reported[len(c.reported)-1]
 		c.tip = wallet.Block{Height: last.height, Hash: last.hash}
 	}
-	c.resumed = &wallet.Block{Height: c.cfg.Birthday - 1}
+	resumed := wallet.Block{Height: c.cfg.Birthday - 1}
 	if k.reported > 0 {
-		c.resumed = &c.tip
+		resumed = c.tip
 	}
+	c.resumed = &resumed
 	if c.cfg.Tweak == 0 && k.tweak != 0 {
 		c.tweak = k.tweak
 	}
