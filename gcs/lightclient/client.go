@@ -37,7 +37,6 @@ type Client struct {
 	cancel     context.CancelFunc
 	err        error        // why the engine ended; read after done
 	markers    atomic.Int32 // states on the queue
-	commits    atomic.Int32 // states written
 
 	mu      sync.Mutex // guards what follows
 	wallet  *wallet.Wallet

@@ -74,9 +74,7 @@ func (c *Client) commit(b []byte) {
 			c.keepErr = fmt.Errorf("lightclient: keeping the wallet's state: %w", err)
 		}
 		c.mu.Unlock()
-		return
 	}
-	c.commits.Add(1)
 }
 
 // keepFailed returns why a commit failed, if one did.

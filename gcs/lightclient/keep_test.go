@@ -389,3 +389,28 @@ func TestStoreLocked(t *testing.T) {
 		t.Errorf("after the first stopped: %s, want =7", describe(evs))
 	}
 }
+
+// TestKeepFails: a state the store cannot write stops the client with an
+// error naming the file (here a directory stands where the temporary file
+// goes).
+func TestKeepFails(t *testing.T) {
+	h := newHistory(t)
+	p1, p2 := startFakePeer(t, h.chain), startFakePeer(t, h.chain)
+	cfg := h.config(p1, p2)
+	cfg.Store = t.TempDir()
+	c, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(cfg.Store, c.walletFile+".tmp")
+	if err := os.MkdirAll(tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	collect(t, c, -1)
+	if err := c.Err(); err == nil || !strings.Contains(err.Error(), "keeping the wallet's state") || !strings.Contains(err.Error(), tmp) {
+		t.Errorf("Err() = %v, want the failed write of %s", err, tmp)
+	}
+}
