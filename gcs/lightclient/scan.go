@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/btcsuite/btcd/address/v2"
+	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/chainsieve/chainsieve/bip37/bloomscan"
 	"github.com/chainsieve/chainsieve/gcs/cfscan"
@@ -216,7 +217,7 @@ func (c *Client) scanRange(ctx context.Context, lo, hi int32, watch func() (*spv
 			st, err = cfscan.Scan(ctx, cfscan.Config{Chain: c.chain, Watch: w, Source: src, From: lo, To: hi,
 				Checkpoint: c.cfg.Checkpoint, Emit: emit})
 			if err != nil && ctx.Err() == nil {
-				c.blame157(err, src)
+				c.blame157(ctx, err, src, hi)
 			}
 		}
 		c.addStats(st)
@@ -252,6 +253,10 @@ func (c *Client) scanBloom(ctx context.Context, lo, hi int32, w *spv.Watch, emit
 		return spv.Stats{}, fmt.Errorf("lightclient: no peer has block %d: %w", hi, errNoPeers)
 	}
 	p := ps[0]
+	hash, err := c.chain.Hash(hi)
+	if err != nil {
+		return spv.Stats{}, err
+	}
 	// One tweak and a capacity that only grows: every filter the client
 	// loads puts each element on the same bits (docs/bip37.md).
 	st, err := bloomscan.Scan(ctx, bloomscan.Config{Session: p.s, Chain: c.chain, Watch: w, From: lo, To: hi,
@@ -260,16 +265,32 @@ func (c *Client) scanBloom(ctx context.Context, lo, hi int32, w *spv.Watch, emit
 	c.capacity = max(c.capacity, st.FilterCapacity)
 	c.mu.Unlock()
 	if err != nil && ctx.Err() == nil {
-		c.blame(p, err)
+		c.blameScan(ctx, p, err, hi, hash)
 	}
 	return st, err
+}
+
+// blameScan blames p for a scan step up to block hi (hash) that failed
+// on what it served, unless p has since switched to a branch without
+// that block: asked for headers again, it shows a best chain that does
+// not hold it (a node answers for its best chain only, so a
+// reorganisation between two requests looks like withheld or foreign
+// data). Such a peer is dropped, not banned.
+func (c *Client) blameScan(ctx context.Context, p *peer, err error, hi int32, hash chainhash.Hash) {
+	if errors.Is(err, spv.ErrMisbehaving) && c.syncFrom(ctx, p) == nil {
+		if h, herr := c.chain.Hash(hi); herr != nil || h != hash || p.best(c.chain) < hi {
+			c.pool.drop(p, fmt.Errorf("peer %s: %w (not banned: its best chain no longer holds block %d %s)", p.addr, err, hi, hash))
+			return
+		}
+	}
+	c.blame(p, err)
 }
 
 // blame157 blames a failed BIP157 scan step on the peers that caused it:
 // those that agreed on filter headers it proved false (and the stored
 // filter headers from that block are dropped, to be fetched again), or
 // the peer that served the filters or blocks it failed on.
-func (c *Client) blame157(err error, src *source) {
+func (c *Client) blame157(ctx context.Context, err error, src *source, hi int32) {
 	var be *cfscan.BlockError
 	switch {
 	case errors.Is(err, errNoPeers):
@@ -294,7 +315,11 @@ func (c *Client) blame157(err error, src *source) {
 			}
 		}
 	case src.last != nil && c.pool.alive(src.last):
-		c.blame(src.last, err)
+		if hash, herr := c.chain.Hash(hi); herr == nil {
+			c.blameScan(ctx, src.last, err, hi, hash)
+		} else {
+			c.blame(src.last, err)
+		}
 	}
 }
 
