@@ -125,3 +125,29 @@ func TestUndecidedNoPeersLeft(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// TestReorgWhileAnswering: both peers move to a longer branch from block 5
+// right after they answered getcfheaders, without announcing it, so the
+// filters asked for next are of blocks they no longer have (they answer
+// none, as btcd does for blocks off its best chain). That is not a lie:
+// asked for headers again, each shows the branch, and is dropped, not
+// banned; the client takes the branch and reports it.
+func TestReorgWhileAnswering(t *testing.T) {
+	h := newHistory(t)
+	b := h.chain.fork(5)
+	for range 3 {
+		b.mine(t, 1)
+	}
+	p1, p2 := startFakePeer(t, h.chain), startFakePeer(t, h.chain)
+	p1.switchTo, p2.switchTo = b, b
+	cfg := h.config(p1, p2)
+	cfg.Follow = true // to the branch's tip, above the one it started with
+	c := start(t, cfg)
+	evs := withoutSynced(collect(t, c, b.tip()))
+	if got := describe(evs); got != "+0 +1 +2 +3 +4[1] +5 +6 +7 +8 =8" || evs[7].Hash != b.hash(7) || len(c.Bans()) != 0 {
+		t.Errorf("events %s, bans %+v; want the branch reported, no ban", got, c.Bans())
+	}
+	for _, p := range c.PeersUsed() {
+		t.Logf("%s dropped: %s", p.Addr, p.Dropped)
+	}
+}

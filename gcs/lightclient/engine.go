@@ -65,7 +65,7 @@ func (c *Client) run(ctx context.Context) error {
 			return fmt.Errorf("lightclient: scanned to %d of %d, and no quorum of %d peers serves more within %v (%d connected): %w",
 				c.scanned, goal, c.cfg.Quorum, c.timeout(), len(c.pool.peers), errNoPeers)
 		}
-		if len(c.pool.peers) < c.need() {
+		if len(c.pool.peers) < c.need() || err != nil { // no quorum served the last step: try again soon
 			tick.Reset(retryEvery)
 		} else {
 			tick.Reset(maintainEvery)

@@ -163,6 +163,10 @@ type fakePeer struct {
 	bad    map[chainhash.Hash][]byte // filters replaced, cfheaders honest
 	silent bool
 	stalls bool
+	// switchTo becomes the peer's chain once it has answered a
+	// getcfheaders, announced after the answer: a reorganisation between
+	// two requests.
+	switchTo *fakeChain
 	noCF   bool // does not advertise compact filters
 	conns  []*fakeConn
 	wg     sync.WaitGroup
@@ -307,6 +311,7 @@ func (p *fakePeer) serve(fc *fakeConn) {
 		c, lies, bad, silent, stalls, noCF := p.chain, p.lies, p.bad, p.silent, p.stalls, p.noCF
 		p.mu.Unlock()
 		var out []wire.Message
+		var next *fakeChain // a branch to switch to once out is sent
 		if _, ok := msg.(*wire.MsgVersion); stalls && !ok {
 			continue
 		}
@@ -331,6 +336,9 @@ func (p *fakePeer) serve(fc *fakeConn) {
 			if r := c.cfheaders(m, lies); r != nil && !silent {
 				out = []wire.Message{r}
 			}
+			p.mu.Lock()
+			next, p.switchTo = p.switchTo, nil
+			p.mu.Unlock()
 		case *wire.MsgGetCFilters:
 			out = c.cfilters(m, lies, bad)
 		case *wire.MsgGetData:
@@ -344,6 +352,9 @@ func (p *fakePeer) serve(fc *fakeConn) {
 			if fc.send(m) != nil {
 				return
 			}
+		}
+		if next != nil {
+			p.setChain(next)
 		}
 	}
 }
