@@ -167,9 +167,9 @@ type fakePeer struct {
 	// getcfheaders, announced after the answer: a reorganisation between
 	// two requests.
 	switchTo *fakeChain
-	noCF   bool // does not advertise compact filters
-	conns  []*fakeConn
-	wg     sync.WaitGroup
+	noCF     bool // does not advertise compact filters
+	conns    []*fakeConn
+	wg       sync.WaitGroup
 }
 
 type fakeConn struct {
