@@ -100,7 +100,7 @@ func TestReadAnswerBudget(t *testing.T) {
 	err := readAll(answer, calls, 1000)
 	var te *TooLargeError
 	if !errors.As(err, &te) || !te.Budget || !isLimit(err) ||
-		err.Error() != "the answer to a batch of 2 calls, eth_getBlockReceipts(0x01) to eth_getBlockReceipts(0x02) is larger than the 1000 bytes one request may bring" {
+		err.Error() != "the answers to a batch of 2 calls, eth_getBlockReceipts(0x01) to eth_getBlockReceipts(0x02) are larger than their budget of 1000 bytes" {
 		t.Errorf("over the budget: %v, want a *TooLargeError for the budget that isLimit", err)
 	}
 	one := calls[:1]

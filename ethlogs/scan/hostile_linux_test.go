@@ -56,7 +56,7 @@ func hostileCases(p *scantest.Proxy) []hostileCase {
 		{name: "100 MB extraData in every header", hook: scantest.HugeExtraData(100 * mb),
 			want: []string{"the answer to eth_getHeaderByNumber(0x", ") is larger than its limit of 1 MiB"}},
 		{name: "500 KB extraData, under the limit, in every header", hook: scantest.HugeExtraData(mb / 2),
-			want: []string{"scan: headers 100 to 1", "is larger than the " + budget + " one request may bring"}},
+			want: []string{"scan: headers 100 to 1", "are larger than their budget of " + budget}},
 		{name: "100 MB of log data in every receipts answer", hook: scantest.HugeLogData(p, 100*mb),
 			want: []string{"the answer to eth_getBlockReceipts(0x", ") is larger than its limit of " + budget}},
 		{name: "30 MB of log data in every receipts answer", hook: scantest.HugeLogData(p, 30*mb),

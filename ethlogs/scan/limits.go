@@ -63,13 +63,13 @@ type TooLargeError struct {
 	Call    string // the call whose result is too large; "" if not known (its id came after it)
 	Limit   int    // bytes
 	Calls   int    // calls in the request
-	Budget  bool   // the request's budget was exceeded, not one call's limit
+	Budget  bool   // the budget of the request (or of a scan's job) was exceeded, not one call's limit
 }
 
 func (e *TooLargeError) Error() string {
 	switch {
 	case e.Budget:
-		return fmt.Sprintf("the answer to %s is larger than the %s one request may bring", e.Request, size(e.Limit))
+		return fmt.Sprintf("the answers to %s are larger than their budget of %s", e.Request, size(e.Limit))
 	case e.Call != "":
 		return fmt.Sprintf("the answer to %s is larger than its limit of %s", e.Call, size(e.Limit))
 	}

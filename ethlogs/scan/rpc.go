@@ -28,7 +28,7 @@ type Call struct {
 	// request with a [*TooLargeError].
 	Limit  int
 	Result json.RawMessage // compact JSON, at most Limit bytes
-	Value  any             // the result decoded by a typed batch decoder, instead of Result
+	Value  any             // unused: answers stream in, and every result is in Result (to be removed)
 	Err    error           // an *RPCError from the node, or a malformed answer
 }
 
@@ -64,12 +64,14 @@ func (e *HTTPError) Error() string {
 // use.
 type Client struct {
 	URL     string        // http(s)://, ws(s):// or the path of an IPC socket
-	HTTP    *http.Client  // for http(s) URLs; nil: a client of its own
+	HTTP    *http.Client  // for http(s) URLs; nil: http.DefaultClient
 	Timeout time.Duration // per request, answer included; 0: 30 s
 	Retry   Backoff
-	// Budget is the most bytes of results one request may bring, compact;
-	// 0: [DefaultBudget]. A batch over it is refused with a
-	// [*TooLargeError], which a scan treats as a provider's "too large".
+	// Budget is the most bytes of results one request, or one job of a
+	// scan, may bring, compact; 0: [DefaultBudget]. A batch over it is
+	// refused with a [*TooLargeError], which a scan treats as a
+	// provider's "too large". It also bounds any call without a smaller
+	// limit of its own ([Call.Limit]).
 	Budget int
 	// OnRetry, if set, is called before each wait to repeat a failed
 	// request, from the goroutine that sent it.
