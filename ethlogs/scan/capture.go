@@ -109,7 +109,11 @@ func (a *arena) keep(c *capture) []byte {
 		return c.appendTo(make([]byte, 0, n))
 	}
 	if cap(a.block)-len(a.block) < n {
-		a.block = make([]byte, 0, arenaBlock)
+		size := arenaBlock // the first block is small: most answers are
+		if a.block == nil {
+			size = 64 << 10
+		}
+		a.block = make([]byte, 0, max(size, n))
 	}
 	start := len(a.block)
 	a.block = c.appendTo(a.block)
