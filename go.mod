@@ -20,6 +20,7 @@ require (
 	github.com/dchest/siphash v1.2.3
 	github.com/decred/dcrd/gcs/v4 v4.1.0
 	github.com/ethereum/go-ethereum v1.17.10
+	github.com/gorilla/websocket v1.5.3
 	github.com/greatroar/blobloom v0.8.1
 	github.com/holiman/uint256 v1.3.2
 	github.com/protolambda/bls12-381-util v0.1.0
@@ -81,7 +82,6 @@ require (
 	github.com/golang-jwt/jwt/v4 v4.5.2 // indirect
 	github.com/golang/protobuf v1.5.4 // indirect
 	github.com/golang/snappy v1.0.1-0.20260716114414-9ae09f520e93 // indirect
-	github.com/gorilla/websocket v1.5.3 // indirect
 	github.com/grafana/pyroscope-go v1.2.7 // indirect
 	github.com/grafana/pyroscope-go/godeltaprof v0.1.9 // indirect
 	github.com/hashicorp/go-bexpr v0.1.10 // indirect

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
@@ -98,7 +97,7 @@ func ethScan(ctx context.Context, e *env, args []string) int {
 func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 	f := &ethScanFlags{}
 	fs := newFlags(e, "eth scan", ethScanSynopsis)
-	fs.StringVar(&f.rpc, "rpc", e.getenv("ETH_RPC_URL"), "JSON-RPC endpoint over HTTP(S) (default $ETH_RPC_URL; none: the embedded demo chain)")
+	fs.StringVar(&f.rpc, "rpc", e.getenv("ETH_RPC_URL"), "JSON-RPC endpoint: http(s)://, ws(s):// or the path of a node's IPC socket (default $ETH_RPC_URL; none: the embedded demo chain)")
 	f.queryFlags.register(fs)
 	f.blocks.register(fs, e)
 	fs.StringVar(&f.index, "index", "", "directory of the persistent header index (default: chainsieve/eth-index under the user cache directory)")
@@ -119,8 +118,8 @@ func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 		return nil, usageError(e, "eth scan", "--from is required with --rpc (a scan from genesis reads every header)"), false
 	}
 	if f.rpc != "" {
-		if u, err := url.Parse(f.rpc); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, usageError(e, "eth scan", "--rpc %q is not an http(s) URL", f.rpc), false
+		if err := scan.CheckEndpoint(f.rpc); err != nil {
+			return nil, usageError(e, "eth scan", "--rpc %v", err), false
 		}
 	}
 	if f.concurrency < 1 || f.batch < 1 || f.retries < 1 {

@@ -84,7 +84,7 @@ func (a *anchorFlags) register(fs *flag.FlagSet, e *env) {
 // execution endpoint, "" for the demo chain.
 func (a *anchorFlags) check(rpc string) error {
 	for _, u := range a.confirm {
-		if err := httpURL(u); err != nil {
+		if err := scan.CheckEndpoint(u); err != nil {
 			return fmt.Errorf("--confirm-rpc %v", err)
 		}
 	}

@@ -40,7 +40,7 @@ func TestEthScanAnchorUsage(t *testing.T) {
 		{[]string{"--anchor", "12:0x34"}, "32-byte hash"},
 		{append(rpc[:2:2], "--from", "0x20", "--to", "31"), "--from 32 is after --to 31"},
 		{[]string{"--anchor", "x:0x" + strings.Repeat("ab", 32)}, "not a block number"},
-		{append(rpc, "--confirm-rpc", "ftp://x"), `--confirm-rpc "ftp://x" is not an http(s) URL`},
+		{append(rpc, "--confirm-rpc", "ftp://x"), `--confirm-rpc "ftp://x": the scheme is not http, https, ws or wss`},
 		{append(rpc, "--confirm-min", "1"), "--confirm-min 1: there are 0 --confirm-rpc endpoints"},
 		{append(rpc, "--confirm-rpc", "http://127.0.0.1:2", "--confirm-min", "2"), "--confirm-min 2: there are 1"},
 		{append(rpc, "--confirm-min", "-1"), "--confirm-min -1"},

@@ -149,7 +149,7 @@ func TestEthScanUsage(t *testing.T) {
 		wantErr string
 	}{
 		{[]string{"--rpc", "http://127.0.0.1:1"}, "--from is required"},
-		{[]string{"--rpc", "ftp://x", "--from", "1"}, "not an http(s) URL"},
+		{[]string{"--rpc", "ftp://x", "--from", "1"}, `--rpc "ftp://x": the scheme is not http, https, ws or wss`},
 		{[]string{"--address", "0x12"}, "not a 0x-prefixed 20-byte address"},
 		{[]string{"--topics", `[1]`}, "--topics"},
 		{[]string{"--topics", `[null,null,null,null,null]`}, "5 topic positions"},

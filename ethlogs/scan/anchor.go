@@ -127,7 +127,7 @@ func noFinality(err error) string {
 	case errors.Is(err, errNoBlock):
 		return "it answers null for finalized"
 	case errors.As(err, &re) && !isLimit(re):
-		return "it answers finalized with " + untrusted.Text(re.Error())
+		return "it answers finalized with " + re.Error() // its message escaped where it was read
 	}
 	return ""
 }

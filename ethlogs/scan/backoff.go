@@ -3,6 +3,7 @@ package scan
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -19,13 +20,34 @@ type Backoff struct {
 	Max      time.Duration // longest wait, also the cap on Retry-After
 }
 
+// Retry is a failed request about to be repeated, as [Client.OnRetry]
+// sees it.
+type Retry struct {
+	Request  string        // the call, or the first and last calls of a batch
+	Err      error         // why the attempt failed; a node's text in it is escaped
+	Attempt  int           // the attempt that failed, from 1
+	Attempts int           // attempts in all
+	Wait     time.Duration // before the next attempt
+}
+
+// String writes r as one line: what failed, attempt n of m, the wait.
+func (r Retry) String() string {
+	return fmt.Sprintf("%s failed (attempt %d of %d): %v; retrying in %v",
+		r.Request, r.Attempt, r.Attempts, r.Err, r.Wait.Round(time.Millisecond))
+}
+
+// attempts is the number of tries in all.
+func (b Backoff) attempts() int {
+	if b.Attempts <= 0 {
+		return 8
+	}
+	return b.Attempts
+}
+
 // next returns the wait after a failed attempt (1 for the first), and
 // false when err is not worth retrying or the attempts are used up.
 func (b Backoff) next(attempt int, err error) (time.Duration, bool) {
-	attempts, base, most := b.Attempts, b.Base, b.Max
-	if attempts == 0 {
-		attempts = 8
-	}
+	attempts, base, most := b.attempts(), b.Base, b.Max
 	if base == 0 {
 		base = 200 * time.Millisecond
 	}

@@ -103,11 +103,11 @@ func confirmOne(ctx context.Context, c *Client, n uint64, finality bool) Confirm
 		calls = append(calls, Call{Method: "eth_getBlockByNumber", Params: []any{Finalized, false}})
 	}
 	if err := c.Batch(ctx, calls); err != nil {
-		r.Err = fmt.Errorf("no answer (%s)", untrusted.Text(err.Error()))
+		r.Err = fmt.Errorf("no answer (%w)", err) // a node's text in it escaped where it was read
 		return r
 	}
 	if calls[0].Err != nil {
-		r.Err = fmt.Errorf("no block %d (%s)", n, untrusted.Text(calls[0].Err.Error()))
+		r.Err = fmt.Errorf("no block %d (%w)", n, calls[0].Err)
 		return r
 	}
 	b, err := decodeAnyBlock(calls[0].Result, n)
@@ -120,7 +120,7 @@ func confirmOne(ctx context.Context, c *Client, n uint64, finality bool) Confirm
 		return r
 	}
 	if calls[1].Err != nil {
-		r.Err = fmt.Errorf("no finalized block (%s)", untrusted.Text(calls[1].Err.Error()))
+		r.Err = fmt.Errorf("no finalized block (%w)", calls[1].Err)
 		return r
 	}
 	f, err := decodeAnyBlock(calls[1].Result, anyNumber)

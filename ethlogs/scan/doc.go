@@ -43,11 +43,32 @@
 // checked against the receipts root only), and [None] (no anchor or
 // receipt checks: an escape hatch, never a default).
 //
+// Endpoints: [NewClient] takes an http(s):// or ws(s):// URL or the path
+// of a node's IPC socket ([CheckEndpoint] says which strings it takes),
+// and sends calls in JSON-RPC batches over each; over WebSocket and IPC
+// each request in flight has a connection of its own, and
+// [Client.SubscribeNewHeads] streams the node's new heads.
+//
 // Providers: [Client] retries timeouts, lost connections, HTTP 429 (after
-// Retry-After) and 5xx with backoff; a request refused as too large (error
-// -32005, HTTP 413, a message about a limit, a range or a batch size) is
-// split in halves and the batch size shrinks, then grows back. A scan
-// with [Config.Resume] set writes a checkpoint after each batch of logs
-// it emits, so a scan stopped by Ctrl-C or a failing node resumes after
-// the last block it emitted, without repeating or losing a log.
+// Retry-After) and 5xx with backoff, telling [Client.OnRetry] of each
+// retry; an endpoint that refuses the connection or does not resolve
+// before it ever answered fails at once ([UnreachableError]). A request
+// refused as too large (error -32005, HTTP 413, a message about a limit,
+// a range or a batch size) is split in halves and the batch size shrinks,
+// then grows back. A scan with [Config.Resume] set writes a checkpoint
+// after each batch of logs it emits, so a scan stopped by Ctrl-C or a
+// failing node resumes after the last block it emitted, without
+// repeating or losing a log.
+//
+// Hostile nodes: every answer streams through a reader that holds no
+// whitespace, nests at most 64 levels, takes no more answers than calls,
+// keeps each result compact under its call's limit ([Call.Limit]: 1 MiB
+// for a header, 4 MiB for a block without its transactions, else
+// [DefaultBudget]) and all the answers a job of a scan holds under the
+// client's budget, shared by the jobs in flight; a node's error message
+// or HTTP body is read in part and reaches an error only clipped and
+// escaped ([untrusted.Text]). An answer over its limit fails with a
+// [*TooLargeError] naming the call. With the default settings a scan's
+// peak RSS stays under 256 MiB whatever the node sends
+// (docs/eth-scan.md, "Provider limits and faults").
 package scan

@@ -17,9 +17,10 @@ func ordered[J, R any](ctx context.Context, n int, next func() (J, bool),
 		done chan struct{}
 	}
 	queue := make(chan *slot, n-1) // with the one being consumed, n in flight
+	p := newPool()                 // the jobs share a budget for the answers they hold
 	go func() {
 		defer close(queue)
-		for {
+		for seq := uint64(0); ; seq++ {
 			j, ok := next()
 			if !ok {
 				return
@@ -31,7 +32,9 @@ func ordered[J, R any](ctx context.Context, n int, next func() (J, bool),
 				return
 			}
 			go func() {
-				s.r, s.err = fetch(ctx, j)
+				jctx := p.start(ctx, seq)
+				s.r, s.err = fetch(jctx, j)
+				p.end(jctx)
 				close(s.done)
 			}()
 		}

@@ -12,27 +12,28 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/chainsieve/chainsieve/core/untrusted"
 )
 
-// MaxResponse bounds one HTTP response read into memory. A mainnet block's
-// receipts are a few megabytes of JSON; batches are sized well below this.
-const MaxResponse = 256 << 20
-
 // Call is one JSON-RPC call of a batch: the method and parameters going
-// out, the raw result or the error coming back.
+// out, the result or the error coming back.
 type Call struct {
 	Method string
 	Params []any
-	Result json.RawMessage
-	Value  any   // the result decoded by a typed batch decoder, instead of Result
-	Err    error // an *RPCError from the node, or a malformed answer
+	// Limit is the most bytes the result may have, compact; 0: the
+	// method's own (1 MiB for a header, 4 MiB for a block without its
+	// transactions, else the client's Budget). A larger result fails the
+	// request with a [*TooLargeError].
+	Limit  int
+	Result json.RawMessage // compact JSON, at most Limit bytes
+	Value  any             // unused: answers stream in, and every result is in Result (to be removed)
+	Err    error           // an *RPCError from the node, or a malformed answer
 }
 
-// RPCError is an error object a node answered with.
+// RPCError is an error object a node answered with. Message is the
+// node's text made safe to print ([untrusted.Text]): clipped, escaped.
 type RPCError struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
@@ -43,7 +44,7 @@ func (e *RPCError) Error() string { return fmt.Sprintf("rpc error %d: %s", e.Cod
 // HTTPError is an HTTP answer other than 200 OK.
 type HTTPError struct {
 	Status     int
-	Body       string        // the start of the body
+	Body       string        // the start of the body, made safe to print
 	RetryAfter time.Duration // from a Retry-After header, 0 if none
 }
 
@@ -51,69 +52,145 @@ func (e *HTTPError) Error() string {
 	return fmt.Sprintf("HTTP %d %s: %s", e.Status, http.StatusText(e.Status), e.Body)
 }
 
-// Client is a JSON-RPC 2.0 client over HTTP that sends calls in batches and
-// retries what a node or provider answers when it is busy: timeouts, broken
-// connections, HTTP 429 (honouring Retry-After) and 5xx. It counts bytes
-// and requests. It is safe for concurrent use.
+// Client is a JSON-RPC 2.0 client that sends calls in batches over HTTP,
+// WebSocket or a node's IPC socket ([NewClient]), and retries what a node
+// or provider answers when it is busy: timeouts, broken connections, HTTP
+// 429 (honouring Retry-After) and 5xx. An endpoint that refuses the
+// connection or does not resolve before it ever answered fails at once
+// ([*UnreachableError]). Every answer streams through a reader that holds
+// no whitespace and keeps each result compact under its call's limit and
+// all of a request's under Budget, so that what a node sends cannot
+// exhaust memory. It counts bytes and requests. It is safe for concurrent
+// use.
 type Client struct {
-	URL     string
-	HTTP    *http.Client  // nil: a client of its own
-	Timeout time.Duration // per HTTP request; 0: 30 s
+	URL     string        // http(s)://, ws(s):// or the path of an IPC socket
+	HTTP    *http.Client  // for http(s) URLs; nil: http.DefaultClient
+	Timeout time.Duration // per request, answer included; 0: 30 s
 	Retry   Backoff
+	// Budget is the most bytes of results one request, or one job of a
+	// scan, may bring, compact; 0: [DefaultBudget]. A batch over it is
+	// refused with a [*TooLargeError], which a scan treats as a
+	// provider's "too large". It also bounds any call without a smaller
+	// limit of its own ([Call.Limit]).
+	Budget int
+	// OnRetry, if set, is called before each wait to repeat a failed
+	// request, from the goroutine that sent it.
+	OnRetry func(Retry)
+
+	once     sync.Once
+	tr       transport
+	trErr    error
+	answered atomic.Bool // the endpoint has answered once: failures from now on are worth retrying
 
 	bytes, requests, calls, retries atomic.Int64
 }
 
-// NewClient returns a client for url with the default timeout and backoff.
-// It asks for gzip-compressed answers unless the host is a loopback
-// address, where compressing costs both ends CPU and saves nothing.
+// NewClient returns a client for url (see [CheckEndpoint] for the forms
+// it takes) with the default timeout and backoff; nothing is dialled
+// before the first call. Over HTTP it asks for gzip-compressed answers
+// unless the host is a loopback address, where compressing costs both
+// ends CPU and saves nothing.
 func NewClient(rawURL string) *Client {
-	t := &http.Transport{MaxIdleConnsPerHost: 16, Proxy: http.ProxyFromEnvironment}
-	if u, err := url.Parse(rawURL); err == nil {
+	c := &Client{URL: rawURL}
+	if u, err := url.Parse(rawURL); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
 		ip := net.ParseIP(u.Hostname())
+		t := &http.Transport{MaxIdleConnsPerHost: 16, Proxy: http.ProxyFromEnvironment}
 		t.DisableCompression = u.Hostname() == "localhost" || ip != nil && ip.IsLoopback()
+		c.HTTP = &http.Client{Transport: t}
 	}
-	return &Client{URL: rawURL, HTTP: &http.Client{Transport: t}}
+	return c
 }
 
-// Counters returns the bytes received, HTTP requests sent, calls made and
-// requests retried so far.
+// Counters returns the bytes received (whitespace included), requests
+// sent, calls made and requests retried so far.
 func (c *Client) Counters() (bytes, requests, calls, retries int64) {
 	return c.bytes.Load(), c.requests.Load(), c.calls.Load(), c.retries.Load()
 }
 
-// Batch sends calls in one request and fills in each call's Result or Err.
-// The error is for the batch as a whole, after retries: a transport or HTTP
-// failure, an error object answering the whole batch, or ctx's error.
-func (c *Client) Batch(ctx context.Context, calls []Call) error {
-	return c.batch(ctx, calls, decodeBatch)
+// Close closes the connections the client keeps open for later requests.
+func (c *Client) Close() error {
+	if tr, err := c.transport(); err == nil {
+		return tr.close()
+	}
+	return nil
 }
 
-// batch is Batch with the answer decoded by decode.
-func (c *Client) batch(ctx context.Context, calls []Call, decode func([]byte, []Call) error) error {
+// Batch sends calls in one request and fills in each call's Result or Err.
+// The error is for the batch as a whole, after retries: a transport or HTTP
+// failure, an answer that is malformed or too large ([*TooLargeError]), an
+// error object answering the whole batch, or ctx's error.
+func (c *Client) Batch(ctx context.Context, calls []Call) error {
+	return c.batch(ctx, calls, c.budget())
+}
+
+// batch is Batch with the results taking at most room bytes.
+func (c *Client) batch(ctx context.Context, calls []Call, room int) error {
 	body, err := encodeBatch(calls)
 	if err != nil {
 		return err
 	}
 	for attempt := 1; ; attempt++ {
-		raw, err := c.post(ctx, body)
+		err := c.exchange(ctx, body, calls, room)
 		if err == nil {
-			return decode(raw, calls)
+			return nil
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if !c.answered.Load() {
+			if u := unreachable(c.URL, err); u != nil {
+				return u
+			}
 		}
 		wait, retry := c.Retry.next(attempt, err)
 		if !retry {
 			return err
 		}
-		c.retries.Add(1)
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(wait):
+		r := Retry{Request: describe(calls), Err: err, Attempt: attempt, Attempts: c.Retry.attempts(), Wait: wait}
+		if err := c.pause(ctx, r); err != nil {
+			return err
 		}
 	}
+}
+
+// pause counts a retry, reports it to OnRetry and waits for it.
+func (c *Client) pause(ctx context.Context, r Retry) error {
+	c.retries.Add(1)
+	if c.OnRetry != nil {
+		c.OnRetry(r)
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(r.Wait):
+		return nil
+	}
+}
+
+// exchange makes one attempt at a request.
+func (c *Client) exchange(ctx context.Context, body []byte, calls []Call, room int) error {
+	tr, err := c.transport()
+	if err != nil {
+		return err
+	}
+	c.requests.Add(1)
+	c.calls.Add(int64(len(calls)))
+	budget := c.budget()
+	return tr.exchange(ctx, body, func(r *jsonReader) error { return readAnswer(r, calls, room, budget) })
+}
+
+func (c *Client) budget() int {
+	if c.Budget > 0 {
+		return c.Budget
+	}
+	return DefaultBudget
+}
+
+func (c *Client) timeout() time.Duration {
+	if c.Timeout > 0 {
+		return c.Timeout
+	}
+	return 30 * time.Second
 }
 
 // Call sends one call and decodes its result into result.
@@ -138,12 +215,6 @@ type request struct {
 	Params  []any  `json:"params"`
 }
 
-type response struct {
-	ID     *int            `json:"id"`
-	Result json.RawMessage `json:"result"`
-	Error  *RPCError       `json:"error"`
-}
-
 // encodeBatch writes one call as a plain request (some servers refuse
 // batches) and several as an array; ids are the calls' indexes.
 func encodeBatch(calls []Call) ([]byte, error) {
@@ -161,85 +232,21 @@ func encodeBatch(calls []Call) ([]byte, error) {
 	return json.Marshal(reqs)
 }
 
-// decodeBatch matches answers to calls by id; the order of a batch answer
-// is the server's choice.
+// decodeBatch reads a whole answer held in memory, as [Client.Batch] reads
+// one over HTTP, under the default budget.
 func decodeBatch(raw []byte, calls []Call) error {
-	raw = bytes.TrimSpace(raw)
-	var resps []response
-	if len(raw) > 0 && raw[0] == '{' {
-		var r response
-		if err := json.Unmarshal(raw, &r); err != nil {
-			return fmt.Errorf("malformed JSON-RPC answer: %v", err)
-		}
-		if len(calls) > 1 || r.ID == nil {
-			if r.Error != nil {
-				return r.Error // the server refused the batch as a whole
-			}
-			return fmt.Errorf("JSON-RPC answer to a batch of %d is a single object", len(calls))
-		}
-		resps = []response{r}
-	} else if err := json.Unmarshal(raw, &resps); err != nil {
-		return fmt.Errorf("malformed JSON-RPC answer: %v", err)
-	}
-	seen := make([]bool, len(calls))
-	for _, r := range resps {
-		if r.ID == nil || *r.ID < 0 || *r.ID >= len(calls) || seen[*r.ID] {
-			return fmt.Errorf("JSON-RPC answer with an unknown or repeated id")
-		}
-		i := *r.ID
-		seen[i] = true
-		switch {
-		case r.Error != nil:
-			calls[i].Err = r.Error
-		case r.Result == nil:
-			calls[i].Err = fmt.Errorf("%s: answer has neither result nor error", calls[i].Method)
-		default:
-			calls[i].Result = r.Result
-		}
-	}
-	for i, ok := range seen {
-		if !ok {
-			calls[i].Err = fmt.Errorf("%s: no answer in the batch", calls[i].Method)
-		}
-	}
-	return nil
+	return readWhole(bytes.NewReader(raw), calls, DefaultBudget)
 }
 
-func (c *Client) post(ctx context.Context, body []byte) ([]byte, error) {
-	timeout := c.Timeout
-	if timeout == 0 {
-		timeout = 30 * time.Second
+// readWhole reads the answer to calls, the whole of src, under budget.
+func readWhole(src io.Reader, calls []Call, budget int) error {
+	r := newJSONReader()
+	r.reset(src)
+	err := readAnswer(r, calls, budget, budget)
+	if err == nil {
+		err = r.atEnd()
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	hc := c.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	c.requests.Add(1)
-	c.calls.Add(int64(bytes.Count(body, []byte(`"method"`))))
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponse+1))
-	c.bytes.Add(int64(len(raw)))
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, &HTTPError{Status: resp.StatusCode, Body: untrusted.Text(strings.TrimSpace(string(raw[:min(len(raw), 4*untrusted.Max)]))), RetryAfter: retryAfter(resp.Header.Get("Retry-After"))}
-	}
-	if len(raw) > MaxResponse {
-		return nil, fmt.Errorf("answer larger than %d bytes", MaxResponse)
-	}
-	return raw, nil
+	return err
 }
 
 func retryAfter(v string) time.Duration {
@@ -250,11 +257,13 @@ func retryAfter(v string) time.Duration {
 }
 
 // isLimit reports whether err is a provider refusing a request as too
-// large: error -32005 (limit exceeded), HTTP 413, or a message about a
-// limit, a range or a batch size. The remedy is a smaller request.
+// large: error -32005 (limit exceeded), HTTP 413, a message about a
+// limit, a range or a batch size, or a batch's answer over the client's
+// budget. The remedy is a smaller request.
 func isLimit(err error) bool {
 	var re *RPCError
 	var he *HTTPError
+	var te *TooLargeError
 	switch {
 	case errors.As(err, &re):
 		if re.Code == -32005 {
@@ -268,6 +277,8 @@ func isLimit(err error) bool {
 		}
 	case errors.As(err, &he):
 		return he.Status == http.StatusRequestEntityTooLarge
+	case errors.As(err, &te):
+		return te.Budget && te.Calls > 1
 	}
 	return false
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,7 +19,10 @@ const (
 	gethPkg     = "github.com/ethereum/go-ethereum/cmd/geth"
 )
 
-var gethHTTPLine = regexp.MustCompile(`HTTP server started\s+endpoint=(\S+) auth=false`)
+var (
+	gethHTTPLine = regexp.MustCompile(`HTTP server started\s+endpoint=(\S+) auth=false`)
+	gethWSLine   = regexp.MustCompile(`WebSocket enabled\s+url=(ws://\S+)`)
+)
 
 // Geth is a running geth --dev node: a single-node proof-of-stake chain
 // that seals a block as soon as a transaction is pending, with a funded
@@ -28,6 +32,9 @@ type Geth struct {
 	RPC *RPC       // JSON-RPC 2.0 over HTTP, no auth
 	Dev EthAddress // the unlocked developer account, eth_accounts[0]
 	Dir string     // data directory, removed after the test
+	// WS and IPC are the WebSocket URL and the IPC socket's path of a
+	// geth started by [StartGethStreams]; empty otherwise.
+	WS, IPC string
 
 	proc *process
 	bin  string   // the installed geth
@@ -45,28 +52,60 @@ type Geth struct {
 // and stops geth when the test ends. It skips the test under -short.
 func StartGeth(t testing.TB, args ...string) *Geth {
 	t.Helper()
+	return startGeth(t, false, args)
+}
+
+// StartGethStreams is [StartGeth] with the same APIs also served over
+// WebSocket, on a port of 127.0.0.1 the kernel picks (read back from the
+// log: Geth.WS), and over an IPC socket in the data directory (Geth.IPC).
+func StartGethStreams(t testing.TB, args ...string) *Geth {
+	t.Helper()
+	return startGeth(t, true, args)
+}
+
+func startGeth(t testing.TB, streams bool, args []string) *Geth {
+	t.Helper()
 	skipShort(t)
 	bin := install(t, gethName, GethVersion, gethPkg)
 	dir := t.TempDir()
-	argv := append([]string{
+	ipc := []string{"--ipcdisable"}
+	if streams {
+		ipc = []string{"--ipcpath", filepath.Join(dir, "geth.ipc"), "--ws", "--ws.addr", loopback, "--ws.port", "0", "--ws.api", "eth,net,web3"}
+	}
+	argv := append(append([]string{
 		"--dev", "--datadir", dir,
 		"--http", "--http.addr", loopback, "--http.port", "0", "--http.api", "eth,net,web3",
-		"--ipcdisable",
+	}, ipc...), append([]string{
 		"--authrpc.addr", loopback, "--authrpc.port", "0",
 		"--port", "0", "--nat", "none", "--nodiscover", "--maxpeers", "0",
 		"--cache", "256", // the default reserves 2 GiB; tests write a few blocks
-	}, args...)
+	}, args...)...)
 	p, err := startProcess(dir, gethName, bin, argv...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p.stopOnCleanup(t)
 	g, err := waitGeth(t.Context(), p, dir)
+	if err == nil && streams {
+		g.IPC = filepath.Join(dir, "geth.ipc")
+		g.WS, err = waitWS(t.Context(), p)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	g.bin, g.argv = bin, argv
 	return g
+}
+
+// waitWS reads the WebSocket endpoint from geth's log.
+func waitWS(ctx context.Context, p *process) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, startTimeout)
+	defer cancel()
+	line, err := p.waitFor(ctx, gethWSLine)
+	if err != nil {
+		return "", err
+	}
+	return line[1], nil
 }
 
 // Stop shuts geth down as an operator would (SIGINT, then SIGKILL after

@@ -1,14 +1,19 @@
 // Package scantest provides a JSON-RPC proxy for testing scans against a
-// node that lies, fails or enforces a provider's limits: it sits on
-// 127.0.0.1 in front of a real node and rewrites or refuses what passes.
+// node that lies, fails, enforces a provider's limits or tries to exhaust
+// its client's memory: it sits on 127.0.0.1 in front of a real node's
+// HTTP endpoint, serves HTTP, WebSocket and an IPC socket, and rewrites
+// or refuses what passes.
 package scantest
 
 import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 )
@@ -21,19 +26,29 @@ type Request struct {
 }
 
 // Fault is the proxy's answer instead of the node's: an HTTP status with a
-// body, or, when Status is 0, Body as a 200 answer.
+// body, or, when Status is 0, Body as a 200 answer. Stream, if set, writes
+// the body instead of Body, for bodies too large to hold. Over WebSocket
+// and IPC, where there is no status, a Status other than 0 and 200 closes
+// the connection, and the body is the answer's message.
 type Fault struct {
 	Status int
 	Body   string
 	Header http.Header
+	Stream func(w io.Writer) error
 }
 
-// Proxy forwards JSON-RPC over HTTP to a node. Its hooks may be changed at
-// any time; they run on the proxy's goroutines.
+// Proxy forwards JSON-RPC to a node's HTTP endpoint. Its hooks may be
+// changed at any time; they run on the proxy's goroutines.
 type Proxy struct {
-	URL string
+	URL     string // http://127.0.0.1:PORT
+	WSURL   string // ws://127.0.0.1:PORT, the same server upgraded
+	IPCPath string // a unix socket in a directory of its own
 
 	srv      *httptest.Server
+	ipc      net.Listener
+	ipcDir   string
+	conns    sync.WaitGroup
+	open     sync.Map // net.Conn → struct{}: stream connections to close
 	upstream atomic.Pointer[string]
 	client   *http.Client
 
@@ -46,17 +61,35 @@ type Proxy struct {
 	rewrite func(call Request, result json.RawMessage) json.RawMessage
 }
 
-// NewProxy starts a proxy on 127.0.0.1 in front of the node at upstream.
+// NewProxy starts a proxy on 127.0.0.1 and on a unix socket in front of
+// the node at upstream. It panics if it cannot listen.
 func NewProxy(upstream string) *Proxy {
 	p := &Proxy{client: &http.Client{Transport: &http.Transport{}}}
 	p.upstream.Store(&upstream)
 	p.srv = httptest.NewServer(http.HandlerFunc(p.serve))
-	p.URL = p.srv.URL
+	p.URL, p.WSURL = p.srv.URL, "ws"+p.srv.URL[len("http"):]
+	dir, err := os.MkdirTemp("", "scantest")
+	if err != nil {
+		panic("scantest: " + err.Error())
+	}
+	p.ipcDir, p.IPCPath = dir, filepath.Join(dir, "node.ipc")
+	if p.ipc, err = net.Listen("unix", p.IPCPath); err != nil {
+		panic("scantest: " + err.Error())
+	}
+	go p.acceptIPC()
 	return p
 }
 
-// Close stops the proxy.
-func (p *Proxy) Close() { p.srv.Close(); p.client.CloseIdleConnections() }
+// Close stops the proxy, closes its connections and removes its socket.
+func (p *Proxy) Close() {
+	p.ipc.Close()
+	p.open.Range(func(c, _ any) bool { c.(io.Closer).Close(); return true })
+	p.srv.CloseClientConnections()
+	p.srv.Close()
+	p.conns.Wait()
+	p.client.CloseIdleConnections()
+	os.RemoveAll(p.ipcDir)
+}
 
 // SetUpstream points the proxy at another node address (a restarted node).
 func (p *Proxy) SetUpstream(url string) { p.upstream.Store(&url); p.client.CloseIdleConnections() }
@@ -93,39 +126,74 @@ func (p *Proxy) hooks() (func([]Request) *Fault, func(Request, json.RawMessage) 
 }
 
 func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Upgrade") != "" {
+		p.serveWS(w, r)
+		return
+	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	f := p.handle(body)
+	for k, v := range f.Header {
+		w.Header()[k] = v
+	}
+	if f.Status != 0 {
+		w.WriteHeader(f.Status)
+	}
+	f.write(w)
+}
+
+// write writes the fault's body.
+func (f *Fault) write(w io.Writer) error {
+	if f.Stream != nil {
+		return f.Stream(w)
+	}
+	_, err := io.WriteString(w, f.Body)
+	return err
+}
+
+// failed reports whether the fault is a status a stream cannot carry.
+func (f *Fault) failed() bool { return f.Status != 0 && f.Status != http.StatusOK }
+
+// handle answers one request body, always with a Fault: the node's
+// answer (Status 0), or a hook's.
+func (p *Proxy) handle(body []byte) *Fault {
 	calls, batch := decodeCalls(body)
 	intercept, rewrite := p.hooks()
 	if intercept != nil {
 		if f := intercept(calls); f != nil {
-			for k, v := range f.Header {
-				w.Header()[k] = v
-			}
-			if f.Status != 0 {
-				w.WriteHeader(f.Status)
-			}
-			io.WriteString(w, f.Body)
-			return
+			return f
 		}
 	}
 	if refused := p.refused(calls); len(refused) > 0 {
-		p.serveSome(w, calls, refused, rewrite)
-		return
+		return p.serveSome(calls, refused, rewrite)
 	}
 	status, out, err := p.forward(body)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
-		return
+		return &Fault{Status: http.StatusBadGateway, Body: err.Error()}
 	}
 	if rewrite != nil && status == http.StatusOK {
 		out = rewriteAnswer(out, calls, batch, rewrite)
 	}
-	w.WriteHeader(status)
-	w.Write(out)
+	if status == http.StatusOK {
+		status = 0
+	}
+	return &Fault{Status: status, Body: string(out)}
+}
+
+// Forward sends calls to the node as a batch (one call: a single
+// request) and returns its answer, for hooks that change the answer.
+func (p *Proxy) Forward(calls []Request) ([]byte, error) {
+	var body []byte
+	if len(calls) == 1 {
+		body, _ = json.Marshal(withVersion(calls)[0])
+	} else {
+		body, _ = json.Marshal(withVersion(calls))
+	}
+	_, out, err := p.forward(body)
+	return out, err
 }
 
 func (p *Proxy) forward(body []byte) (int, []byte, error) {
@@ -153,7 +221,7 @@ func (p *Proxy) refused(calls []Request) map[int]bool {
 
 // serveSome forwards the calls not refused and answers the refused ones
 // with -32601, always as a batch.
-func (p *Proxy) serveSome(w http.ResponseWriter, calls []Request, refused map[int]bool, rewrite func(Request, json.RawMessage) json.RawMessage) {
+func (p *Proxy) serveSome(calls []Request, refused map[int]bool, rewrite func(Request, json.RawMessage) json.RawMessage) *Fault {
 	var pass []Request
 	var answers []answer
 	for i, c := range calls {
@@ -167,8 +235,7 @@ func (p *Proxy) serveSome(w http.ResponseWriter, calls []Request, refused map[in
 		body, _ := json.Marshal(withVersion(pass))
 		status, out, err := p.forward(body)
 		if err != nil || status != http.StatusOK {
-			http.Error(w, "upstream failed", http.StatusBadGateway)
-			return
+			return &Fault{Status: http.StatusBadGateway, Body: "upstream failed"}
 		}
 		if rewrite != nil {
 			out = rewriteAnswer(out, pass, true, rewrite)
@@ -178,7 +245,7 @@ func (p *Proxy) serveSome(w http.ResponseWriter, calls []Request, refused map[in
 		answers = append(answers, got...)
 	}
 	b, _ := json.Marshal(answers)
-	w.Write(b)
+	return &Fault{Body: string(b)}
 }
 
 func withVersion(calls []Request) []map[string]any {
