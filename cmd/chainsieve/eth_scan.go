@@ -89,7 +89,7 @@ func ethScan(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	cfg.Client = scan.NewClient(f.rpc)
-	defer cfg.Client.HTTP.CloseIdleConnections() // a connection dialled but never used holds the demo node's shutdown for 5 s
+	defer cfg.Client.Close() // a connection dialled but never used holds the demo node's shutdown for 5 s
 	cfg.Client.Timeout, cfg.Client.Retry.Attempts = f.timeout, f.retries
 	return runScan(ctx, e, cfg, ev, f.asJSON, f.stats)
 }
