@@ -46,8 +46,18 @@
 // Providers: [Client] retries timeouts, lost connections, HTTP 429 (after
 // Retry-After) and 5xx with backoff; a request refused as too large (error
 // -32005, HTTP 413, a message about a limit, a range or a batch size) is
-// split in halves and the batch size shrinks, then grows back. A scan
-// with [Config.Resume] set writes a checkpoint after each batch of logs
-// it emits, so a scan stopped by Ctrl-C or a failing node resumes after
-// the last block it emitted, without repeating or losing a log.
+// split in halves and the batch size shrinks, then grows back.
+//
+// Stops: a scan reports a [Checkpoint] ([Config.Checkpoint]) before its
+// first log, after each batch of logs and when complete. It pins the
+// question (the chain, the anchor by hash, the range by number) and says
+// how far the logs go; a caller that makes the emitted logs durable and
+// then persists it can resume from the last one persisted
+// ([Config.Resume]), whatever stopped the scan, with no log repeated or
+// lost ("chainsieve eth scan --resume" does so for a file).
+//
+// Several scans, in one process or many, may share [Config.IndexDir]: a
+// scan writes an index only in its header phase, reads a snapshot in its
+// receipts phase, reads beside another writer when its blocks are all
+// indexed, and otherwise waits for the writer ([Config.Waiting]).
 package scan
