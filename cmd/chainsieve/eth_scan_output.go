@@ -82,16 +82,34 @@ func runScan(ctx context.Context, e *env, cfg scan.Config, ev *event.Event, f *e
 	return exitFailure
 }
 
-// stoppedAdvice says what a stopped run wrote and how to get the rest.
+// stoppedAdvice says what a stopped run wrote and how to get the rest:
+// for a resumable file, what its record commits.
 func stoppedAdvice(st scan.Stats, out *ethOutput) string {
-	done := "nothing verified was written to " + out.name
-	if st.Linked && st.Next > st.From {
-		done = fmt.Sprintf("%s holds %d verified logs, all those of blocks up to %d", out.name, st.ResumedLogs+st.Logs, st.Next-1)
+	logs, next := st.ResumedLogs+st.Logs, st.Next
+	if !st.Linked {
+		next = st.From
 	}
-	switch {
-	case !out.resumable():
+	if out.resumable() {
+		logs, next = 0, 0
+		if c := out.rec.Scan; c != nil {
+			logs, next = c.Logs, c.Next
+		}
+	}
+	if !out.resumable() {
+		done := "no verified log was printed"
+		if logs > 0 {
+			done = fmt.Sprintf("%d verified logs were printed, all those of blocks up to %d", logs, next-1)
+		}
 		return done + "; run the command again for the whole answer (with --out FILE, a stopped run can be resumed)"
-	case out.path != "":
+	}
+	done := out.name + " holds no committed log"
+	if logs > 0 {
+		done = fmt.Sprintf("%s holds %d verified logs, all those of blocks up to %d", out.name, logs, next-1)
+	}
+	if out.size > out.rec.Size {
+		done += fmt.Sprintf(", and after them %d bytes not committed, which --resume cuts", out.size-out.rec.Size)
+	}
+	if out.path != "" {
 		return done + "; the same command with --resume appends the rest"
 	}
 	return done + "; the same command with --resume, appending to the same file (>> FILE), writes the rest"

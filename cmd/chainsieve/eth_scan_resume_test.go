@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -380,5 +381,35 @@ func TestEthScanResumeRefusals(t *testing.T) {
 	code, _, stderr = runCLI(t, append(slices.Clone(args), "--out", path)...)
 	if code != exitFailure || !strings.Contains(stderr, "is being written by another eth scan") || readFile(t, path) != whole {
 		t.Errorf("a file another run writes: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestEthScanResumeFailedWrite stops a run with a failed write: the file
+// may grow to 4 KiB only (ulimit -f), as on a full disk. The run must not
+// exit 0, and --resume, without the limit, completes the file.
+func TestEthScanResumeFailedWrite(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	index := t.TempDir()
+	for _, f := range ethFormats[1:trials(2, 3)] {
+		args := append(append(demoScan(t), "--index", index), f.flags...)
+		want := referenceOutput(t, index, args...)
+		path := filepath.Join(t.TempDir(), "out")
+		cmd := exec.Command(sh, append([]string{"-c", `ulimit -f 8 && exec "$@"`, "sh", os.Args[0]}, append(slices.Clone(args), "--out", path)...)...)
+		cmd.Env = append(os.Environ(), childEnv+"=1")
+		out, _ := cmd.CombinedOutput()
+		if cmd.ProcessState.ExitCode() == exitOK {
+			t.Fatalf("%s: exit 0 with the file limited to 4 KiB:\n%s", f.name, out)
+		}
+		if size := len(readFile(t, path)); size > 4096 || size >= len(want) {
+			t.Fatalf("%s: %d bytes written under a 4 KiB limit", f.name, size)
+		}
+		code, _, stderr := runCLI(t, append(slices.Clone(args), "--out", path, "--resume")...)
+		if got := readFile(t, path); code != exitOK || got != want {
+			t.Fatalf("%s: resumed: exit %d, %d bytes (want %d)\n%s\nthe first run said:\n%s", f.name, code, len(got), len(want), stderr, out)
+		}
+		t.Logf("%s: the first run: exit %d, %s", f.name, cmd.ProcessState.ExitCode(), lastLine(string(out)))
 	}
 }
