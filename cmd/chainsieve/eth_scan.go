@@ -9,7 +9,6 @@ import (
 
 	"github.com/chainsieve/chainsieve/ethlogs"
 	"github.com/chainsieve/chainsieve/ethlogs/scan"
-	"github.com/chainsieve/chainsieve/ethlogs/scan/demo"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 )
@@ -18,7 +17,8 @@ const ethScanSynopsis = `[--rpc URL] [--address ADDR]... [--topics JSON] [--from
        [--event SIG|NAME [--arg NAME=VALUE[,VALUE...]]...] [--abi FILE]
        [--anchor BLOCK|HASH|NUMBER:HASH] [--confirm-rpc URL]... [--confirm-min K]
        [--beacon-api URL|demo [--checkpoint ROOT] [--beacon-chain NAME|--beacon-config FILE]]
-       [--index DIR] [--verify full|bloom-untrusted|none] [--prove-tx=false] [--json] [--stats FILE]
+       [--index DIR] [--verify full|bloom-untrusted|none] [--prove-tx=false] [--json|--csv]
+       [--out FILE [--resume]] [--stats FILE]
        [SIG [VALUE|null ...] | TOPIC0 [TOPIC|null ...]]
 
 Finds the logs matching an eth_getLogs-style filter in a block range: it reads
@@ -39,15 +39,18 @@ follow the flags: SIG then one VALUE (or null: any) per indexed parameter,
 or a 32-byte topic 0 then raw topics. --arg to=0x… asks by name. A value
 list VALUE,VALUE is an OR-list. docs/eth-scan.md, "Query forms".
 
-A stopped scan (Ctrl-C, a node that went away) resumes after the last block
-it printed when run again with the same query; --restart starts over.`
+A run always prints the whole answer. A scan written to a file (--out FILE,
+or >> FILE) and stopped, however, continues with the same command and
+--resume: the file then holds exactly the uninterrupted output.`
 
 // ethScanFlags are the parsed flags of eth scan.
 type ethScanFlags struct {
 	rpc, index, verify          string
 	queryFlags                  // --address, --topics, --event, --arg, --abi, SIG [VALUE...]
 	blocks                      anchorFlags
-	asJSON, restart             bool
+	asJSON, asCSV, resume       bool
+	out                         string // --out FILE
+	command                     string // the flags that shape the answer (commandKey)
 	concurrency, batch, retries int
 	timeout                     time.Duration
 	stats                       string // --stats FILE
@@ -66,9 +69,28 @@ func ethScan(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return usageError(e, "eth scan", "%v", err)
 	}
+	out, resume, err := openEthOutput(e.stdout, f.out, f.resume, cfg.IndexDir, f.command)
+	if err != nil {
+		var oe *outputError
+		if errors.As(err, &oe) && oe.code == exitUsage {
+			return usageError(e, "eth scan", "%v", err)
+		}
+		fmt.Fprintf(e.stderr, "chainsieve eth scan: %v\n", err)
+		return exitFailure
+	}
+	if resume != nil && resume.Done() {
+		fmt.Fprintf(e.stderr, "chainsieve eth scan: %s already holds the whole answer, %d logs of blocks %d to %d: nothing to append\n", out.name, resume.Logs, resume.From, resume.To)
+		if err := out.close(); err != nil {
+			fmt.Fprintf(e.stderr, "chainsieve eth scan: %v\n", err)
+			return exitFailure
+		}
+		return exitOK
+	}
+	cfg.Resume = resume
 	if f.rpc == "" {
-		chain, err := demo.Start(demo.DefaultBlocks)
+		chain, err := startDemo()
 		if err != nil {
+			out.close()
 			fmt.Fprintf(e.stderr, "chainsieve eth scan: %v\n", err)
 			return exitFailure
 		}
@@ -79,9 +101,10 @@ func ethScan(ctx context.Context, e *env, args []string) int {
 		f.rpc = chain.URL
 		fmt.Fprintf(e.stderr, "no --rpc and no ETH_RPC_URL: scanning the embedded demo chain, %d blocks served by an in-process go-ethereum node at %s (no network)\n", chain.Head+1, chain.URL)
 		fmt.Fprintf(e.stderr, "query: %s\n", describeQuery(cfg.Query, ev))
-		if f.blocks.isDemo() {
+		if f.blocks.isDemo() && resume == nil { // a resumed scan's anchor is pinned
 			stop, err := f.blocks.startDemoBeacon(ctx, e, chain, &cfg)
 			if err != nil {
+				out.close()
 				fmt.Fprintf(e.stderr, "chainsieve eth scan: --beacon-api demo: %v\n", err)
 				return exitFailure
 			}
@@ -91,7 +114,7 @@ func ethScan(ctx context.Context, e *env, args []string) int {
 	cfg.Client = scan.NewClient(f.rpc)
 	defer cfg.Client.Close() // a connection dialled but never used holds the demo node's shutdown for 5 s
 	cfg.Client.Timeout, cfg.Client.Retry.Attempts = f.timeout, f.retries
-	return runScan(ctx, e, cfg, ev, f.asJSON, f.stats)
+	return runScan(ctx, e, cfg, ev, f, out)
 }
 
 func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
@@ -104,7 +127,9 @@ func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 	fs.StringVar(&f.verify, "verify", "full", "full; bloom-untrusted (fetch every block's receipts, check only the receipts root: for chains with wrong blooms); none (believe the node)")
 	fs.BoolVar(&f.asJSON, "json", false, "one eth_getLogs log object per line on stdout (decoded --event arguments in \"args\")")
 	fs.StringVar(&f.stats, "stats", "", "write the run's measurements as JSON to `FILE` (the schema of btc scan --stats; report privacy --measured reads it)")
-	fs.BoolVar(&f.restart, "restart", false, "ignore the checkpoint of a stopped scan and start at --from")
+	fs.BoolVar(&f.asCSV, "csv", false, "RFC 4180 CSV on stdout: one header row, a row per log (decoded --event arguments as args.NAME columns)")
+	fs.StringVar(&f.out, "out", "", "write the logs to `FILE` (created or emptied) instead of stdout: a stopped run can then be resumed")
+	fs.BoolVar(&f.resume, "resume", false, "continue the stopped run of this same command whose output is --out FILE, or stdout appended to a file (>> FILE)")
 	fs.IntVar(&f.concurrency, "concurrency", 4, "requests in flight")
 	fs.IntVar(&f.batch, "batch", 500, "most headers per request (shrinks when the provider refuses)")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "per HTTP request, before a retry")
@@ -114,6 +139,10 @@ func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 		return nil, code, false
 	}
 	f.positional = pos
+	f.command = commandKey(fs, args)
+	if f.asJSON && f.asCSV {
+		return nil, usageError(e, "eth scan", "--json and --csv exclude each other"), false
+	}
 	if f.rpc != "" && f.blocks.from == nil {
 		return nil, usageError(e, "eth scan", "--from is required with --rpc (a scan from genesis reads every header)"), false
 	}
@@ -133,8 +162,7 @@ func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 
 // config turns the range, anchor, index and mode flags into a scan config.
 func (f *ethScanFlags) config(q ethlogs.Query) (scan.Config, error) {
-	cfg := scan.Config{Query: q, IndexDir: f.index, Restart: f.restart,
-		Concurrency: f.concurrency, HeaderBatch: f.batch}
+	cfg := scan.Config{Query: q, IndexDir: f.index, Concurrency: f.concurrency, HeaderBatch: f.batch}
 	var err error
 	if cfg.Mode, err = scan.ParseMode(f.verify); err != nil {
 		return cfg, errors.New(strings.TrimPrefix(err.Error(), "scan: "))
@@ -145,7 +173,6 @@ func (f *ethScanFlags) config(q ethlogs.Query) (scan.Config, error) {
 			return cfg, err
 		}
 	}
-	cfg.Resume = fmt.Sprintf("json=%t event=%s", f.asJSON, f.decodes)
 	return cfg, nil
 }
 

@@ -254,7 +254,11 @@ func (a *anchorFlags) startDemoBeacon(ctx context.Context, e *env, chain *demo.C
 // printAnchor says which block the scan is anchored on, why, and what
 // that means for trust; then the confirmations and the blocks after it.
 func printAnchor(w io.Writer, cfg scan.Config, st scan.Stats) {
-	fmt.Fprintf(w, "anchor: block %d %s, %s\n", st.AnchorNumber, st.AnchorHash.Hex(), anchorSource(cfg, st))
+	pinned := ""
+	if st.Resumed {
+		pinned = "the stopped run's, pinned by hash; there: "
+	}
+	fmt.Fprintf(w, "anchor: block %d %s, %s%s\n", st.AnchorNumber, st.AnchorHash.Hex(), pinned, anchorSource(cfg, st))
 	if len(st.Confirmations) > 0 {
 		agree := 0
 		for _, c := range st.Confirmations {

@@ -344,7 +344,7 @@ func TestEthScanForgedTxHash(t *testing.T) {
 		strings.Contains(stdout, forged.Hex()) || !strings.HasPrefix(truth, stdout) {
 		t.Errorf("forged transactionHash: exit %d; want 1 naming block 17, and only true logs printed\n%s\n%s", code, stdout, stderr)
 	}
-	code, stdout, stderr = runCLI(t, append(base, "--prove-tx=false", "--restart")...)
+	code, stdout, stderr = runCLI(t, append(base, "--prove-tx=false")...)
 	if code != exitOK || !strings.Contains(stdout, forged.Hex()) || !strings.Contains(stderr, "NOT proven") {
 		t.Errorf("--prove-tx=false: exit %d; want the forged hash printed and the summary saying so\n%s", code, stderr)
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -281,22 +283,26 @@ func testGethRestart(t *testing.T, c *gethChain) {
 		index := t.TempDir()
 		retries := []string{"--retries", "30"}
 		if giveUp {
-			retries = []string{"--retries", "2"}
+			out := filepath.Join(t.TempDir(), "out")
+			retries = []string{"--retries", "2", "--out", out}
 		}
 		code, stdout, stderr := runCLI(t, c.scanArgs(p.URL, index, append(flags, retries...)...)...)
 		if giveUp {
-			if code != exitFailure || !strings.Contains(stderr, "resume") {
+			if code != exitFailure || !strings.Contains(stderr, "--resume appends the rest") {
 				t.Fatalf("geth down for good: exit %d\n%s", code, stderr)
 			}
 			if err := c.restart(t, p); err != nil {
 				t.Fatal(err)
 			}
-			first := stdout
-			code, stdout, stderr = runCLI(t, c.scanArgs(p.URL, index, append(flags, retries...)...)...)
-			if !strings.Contains(stderr, "resuming after block") {
+			code, _, stderr = runCLI(t, c.scanArgs(p.URL, index, append(flags, append(retries, "--resume")...)...)...)
+			if !strings.Contains(stderr, "resuming into") {
 				t.Errorf("the rerun did not resume:\n%s", stderr)
 			}
-			stdout = first + stdout
+			b, err := os.ReadFile(retries[len(retries)-1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout = string(b)
 		} else {
 			select {
 			case err := <-restarted:

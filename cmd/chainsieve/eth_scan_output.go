@@ -3,72 +3,134 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chainsieve/chainsieve/cmd/chainsieve/internal/progress"
+	"github.com/chainsieve/chainsieve/core/untrusted"
 	"github.com/chainsieve/chainsieve/ethlogs/event"
+	"github.com/chainsieve/chainsieve/ethlogs/index"
 	"github.com/chainsieve/chainsieve/ethlogs/scan"
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 )
 
-// runScan drives the scan: logs to stdout as they are verified, the plan
-// and the summary to stderr, a progress line when stderr is a terminal.
-func runScan(ctx context.Context, e *env, cfg scan.Config, ev *eventSet, asJSON bool, statsFile string) int {
-	out := bufio.NewWriter(e.stdout)
-	w := logWriter{out: out, ev: ev, json: asJSON}
+// runScan drives the scan: logs to the output as they are verified, the
+// plan and the summary to stderr, a progress line when stderr is a
+// terminal. The exit code is 0 only when the whole answer was written.
+func runScan(ctx context.Context, e *env, cfg scan.Config, ev *eventSet, f *ethScanFlags, out *ethOutput) int {
+	w := logWriter{out: out.buf, ev: ev, format: f.format(), header: cfg.Resume != nil && cfg.Resume.Logs > 0}
 	bar := &ethProgress{line: progress.New(e.stderr)}
 	cfg.Emit = func(logs []*types.Log) error {
-		bar.line.Clear()
+		bar.clear()
 		for _, l := range logs {
 			if err := w.write(l); err != nil {
-				return err
+				return out.fail(err)
 			}
 		}
-		return out.Flush() // written before the checkpoint says so
+		err := out.flush()
+		e.pause("emitted")
+		return err
 	}
-	cfg.Started = func(st scan.Stats) { printPlan(e.stderr, cfg, st) }
-	cfg.Progress = bar.update
-	st, err := scan.Run(ctx, cfg)
-	bar.line.Clear()
-	if ferr := out.Flush(); err == nil {
-		err = ferr
-	}
-	printSummary(e.stderr, cfg, st)
-	if writeEthStats(e, statsFile, cfg, st, err) {
-		return exitFailure
-	}
-	switch {
-	case errors.Is(err, context.Canceled):
-		fmt.Fprintf(e.stderr, "chainsieve eth scan: interrupted; run the same command again to resume after the last block printed\n")
-		return exitFailure
-	case err != nil:
-		fmt.Fprintf(e.stderr, "chainsieve eth scan: %v\n", err)
-		if cfg.Resume != "" && st.Logs+st.ResumedLogs > 0 {
-			fmt.Fprintf(e.stderr, "chainsieve eth scan: the logs printed so far are verified; run the same command again to resume after them\n")
+	cfg.Checkpoint = func(c scan.Checkpoint) error {
+		if c.Done() {
+			e.pause("done") // every log written, not yet committed
 		}
+		err := out.checkpoint(c)
+		e.pause("checkpoint")
+		return err
+	}
+	cfg.Started = func(st scan.Stats) { printPlan(e.stderr, cfg, st, out) }
+	cfg.Progress = func(p scan.Progress) {
+		bar.update(p)
+		if p.Phase == "headers" && p.Done >= p.Total {
+			e.pause("headers") // the index syncs next
+		}
+	}
+	cfg.Waiting = func(held *index.LockedError) {
+		bar.notice(e.stderr, fmt.Sprintf("%v: waiting for it (Ctrl-C to stop)", held))
+	}
+	// One stderr line per retried request: what failed, attempt n of m,
+	// the next wait.
+	cfg.Client.OnRetry = func(r scan.Retry) { bar.notice(e.stderr, untrusted.Line(r.String(), maxPeerText)) }
+	st, err := scan.Run(ctx, cfg)
+	e.pause("scanned")
+	bar.clear()
+	if ferr := out.finish(); err == nil {
+		err = ferr
+	} else if ferr != nil && !errors.Is(err, ferr) {
+		fmt.Fprintf(e.stderr, "chainsieve eth scan: %v\n", ferr)
+	}
+	printSummary(e.stderr, cfg, st, err)
+	if writeEthStats(e, f.stats, cfg, st, err) {
 		return exitFailure
 	}
-	return exitOK
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(e.stderr, "chainsieve eth scan: interrupted")
+	} else {
+		fmt.Fprintf(e.stderr, "chainsieve eth scan: %v", err)
+	}
+	fmt.Fprintf(e.stderr, "\nchainsieve eth scan: %s\n", stoppedAdvice(st, out))
+	return exitFailure
 }
 
-func printPlan(w io.Writer, cfg scan.Config, st scan.Stats) {
+// stoppedAdvice says what a stopped run wrote and how to get the rest:
+// for a resumable file, what its record commits.
+func stoppedAdvice(st scan.Stats, out *ethOutput) string {
+	logs, next := st.ResumedLogs+st.Logs, st.Next
+	if !st.Linked {
+		next = st.From
+	}
+	if out.resumable() {
+		logs, next = 0, 0
+		if c := out.rec.Scan; c != nil {
+			logs, next = c.Logs, c.Next
+		}
+	}
+	if !out.resumable() {
+		done := "no verified log was printed"
+		if logs > 0 {
+			done = fmt.Sprintf("%d verified logs were printed, all those of blocks up to %d", logs, next-1)
+		}
+		return done + "; run the command again for the whole answer (with --out FILE, a stopped run can be resumed)"
+	}
+	done := out.name + " holds no committed log"
+	if logs > 0 {
+		done = fmt.Sprintf("%s holds %d verified logs, all those of blocks up to %d", out.name, logs, next-1)
+	}
+	if out.size > out.rec.Size {
+		done += fmt.Sprintf(", and after them %d bytes not committed, which --resume cuts", out.size-out.rec.Size)
+	}
+	if out.path != "" {
+		return done + "; the same command with --resume appends the rest"
+	}
+	return done + "; the same command with --resume, appending to the same file (>> FILE), writes the rest"
+}
+
+func printPlan(w io.Writer, cfg scan.Config, st scan.Stats, out *ethOutput) {
 	printAnchor(w, cfg, st)
 	if st.Resumed {
-		fmt.Fprintf(w, "resuming after block %d: %d logs were printed by the stopped scan (--restart to start over)\n", st.From-1, st.ResumedLogs)
+		fmt.Fprintf(w, "resuming into %s: the stopped run wrote %d logs, all those before block %d; the anchor and the range are the stopped run's\n", out.name, st.ResumedLogs, st.From)
 	}
 	fmt.Fprintf(w, "blocks %d to %d, verify %s, index %s\n", st.From, st.To, cfg.Mode, st.Index)
 }
 
-func printSummary(w io.Writer, cfg scan.Config, st scan.Stats) {
-	if st.AnchorHash == (common.Hash{}) {
-		return // stopped before the range was known
+// printSummary says what the run verified and printed: all of it for a
+// complete scan; for a stopped one, only what is true of the part done,
+// and nothing at all before the header chain was linked to the anchor
+// (then nothing was verified or printed: the error says what happened).
+func printSummary(w io.Writer, cfg scan.Config, st scan.Stats, runErr error) {
+	if !st.Linked {
+		return
 	}
 	fmt.Fprintf(w, "headers: %d in blocks %d to %d (%d fetched, %d from the index)",
 		st.Blocks(), st.From, st.To, st.HeadersFetched, st.HeadersIndexed)
@@ -79,6 +141,15 @@ func printSummary(w io.Writer, cfg scan.Config, st scan.Stats) {
 		}
 	}
 	fmt.Fprintln(w)
+	if runErr != nil {
+		if st.Next > st.From {
+			fmt.Fprintf(w, "logs: %d printed, every one of blocks %d to %d, verified; blocks %d to %d not searched: the scan stopped\n", st.Logs, st.From, st.Next-1, st.Next, st.To)
+		} else {
+			fmt.Fprintf(w, "logs: none printed; blocks %d to %d not searched: the scan stopped\n", st.From, st.To)
+		}
+		fmt.Fprintf(w, "time: %.2f s; %d requests, %d calls, %d retries, %d split\n", st.Elapsed.Seconds(), st.Requests, st.Calls, st.Retries, st.Splits)
+		return
+	}
 	what := "bloom candidates"
 	if cfg.Mode == scan.BloomUntrusted {
 		what = "blocks (bloom-untrusted: every block)"
@@ -94,7 +165,7 @@ func printSummary(w io.Writer, cfg scan.Config, st scan.Stats) {
 	fmt.Fprintf(w, "bytes: %s fetched (headers %s, receipts %s); fetching every receipt ≈ %s\n",
 		size(st.HeaderBytes+st.ReceiptBytes), size(st.HeaderBytes), size(st.ReceiptBytes), size(st.AllReceiptBytes()))
 	fmt.Fprintf(w, "time: %.2f s, %.0f blocks/s; %d requests, %d calls, %d retries, %d split\n",
-		st.Elapsed.Seconds(), float64(st.Blocks())/st.Elapsed.Seconds(), st.Requests, st.Calls, st.Retries, st.Splits)
+		st.Elapsed.Seconds(), float64(st.Blocks())/max(st.Elapsed.Seconds(), 1e-3), st.Requests, st.Calls, st.Retries, st.Splits)
 	printAnchorSummary(w, cfg, st)
 }
 
@@ -110,18 +181,42 @@ func size(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// logWriter prints logs as eth_getLogs JSON objects or as table rows.
+// ethFormat is how eth scan prints logs.
+type ethFormat int
+
+const (
+	formatTable ethFormat = iota
+	formatJSON            // --json
+	formatCSV             // --csv
+)
+
+func (f *ethScanFlags) format() ethFormat {
+	switch {
+	case f.asJSON:
+		return formatJSON
+	case f.asCSV:
+		return formatCSV
+	}
+	return formatTable
+}
+
+// logWriter prints logs as eth_getLogs JSON objects, table rows or CSV
+// records.
 type logWriter struct {
 	out    *bufio.Writer
 	ev     *eventSet // nil: no decoding
-	json   bool
-	header bool // the table header is printed
+	format ethFormat
+	header bool        // the table's or the CSV's header row is printed
+	csv    *csv.Writer // --csv, from the first row
 }
 
 func (w *logWriter) write(l *types.Log) error {
 	args, argErr := w.ev.decode(l)
-	if w.json {
+	switch w.format {
+	case formatJSON:
 		return w.writeJSON(l, args, argErr)
+	case formatCSV:
+		return w.writeCSV(l, args, argErr)
 	}
 	if !w.header {
 		fmt.Fprintf(w.out, "%-8s %-5s %-5s %-42s  %-12s %s\n", "BLOCK", "TX", "LOG", "ADDRESS", "EVENT", "ARGUMENTS")
@@ -205,12 +300,30 @@ func clipHex(b []byte) string {
 // ethProgress follows a scan's phases for its progress line: phase, bar,
 // blocks per second within the phase and time left.
 type ethProgress struct {
+	mu    sync.Mutex // notices
 	line  *progress.Line
 	phase string
 	start time.Duration
 }
 
+// notice prints one line of news on stderr, above the progress line.
+// Calls may come from several goroutines (a client's retries).
+func (p *ethProgress) notice(w io.Writer, line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.line.Clear()
+	fmt.Fprintf(w, "chainsieve eth scan: %s\n", line)
+}
+
+func (p *ethProgress) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.line.Clear()
+}
+
 func (p *ethProgress) update(pr scan.Progress) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if pr.Phase != p.phase {
 		p.phase, p.start = pr.Phase, pr.Elapsed
 	}

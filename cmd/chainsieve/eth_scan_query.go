@@ -61,6 +61,9 @@ func (f *queryFlags) register(fs *flag.FlagSet) {
 func (f *queryFlags) query(e *env) (ethlogs.Query, *eventSet, error) {
 	q := ethlogs.Query{Addresses: f.addresses}
 	if f.topics != "" {
+		if err := jsonFlag("topics", f.topics); err != nil {
+			return q, nil, err
+		}
 		parsed, err := ethlogs.ParseQuery([]byte(`{"topics":` + f.topics + `}`))
 		if err != nil {
 			return q, nil, fmt.Errorf("--topics: %v", err)
@@ -356,6 +359,17 @@ func (s *eventSet) key() string {
 		decls = append(decls, s.byTopic[t].String())
 	}
 	return strings.Join(decls, ";")
+}
+
+// single returns the set's event if it has exactly one, else nil.
+func (s *eventSet) single() *event.Event {
+	if s == nil || len(s.byTopic) != 1 {
+		return nil
+	}
+	for _, ev := range s.byTopic {
+		return ev
+	}
+	return nil
 }
 
 // decode decodes l with its event; nil and no error for a log of no event

@@ -26,7 +26,7 @@ type ethStatsJSON struct {
 	From              uint64       `json:"from"`
 	To                uint64       `json:"to"`
 	BlocksScanned     uint64       `json:"blocksScanned"`   // 0 when the scan failed
-	HeadersVerified   uint64       `json:"headersVerified"` // hashes and parent links checked in this run; 0 with --verify none
+	HeadersVerified   uint64       `json:"headersVerified"` // hashes and parent links checked in this run, up to the anchor; 0 with --verify none or before the chain was linked
 	FalsePositives    uint64       `json:"falsePositives"`  // blocks whose receipts were fetched and held no matching log
 	FalsePositiveUnit string       `json:"falsePositiveUnit"`
 	BytesReceived     int64        `json:"bytesReceived"` // JSON-RPC response bodies after gzip decoding, every call and retry
@@ -80,7 +80,7 @@ func newEthStatsJSON(cfg scan.Config, st scan.Stats, runErr error) ethStatsJSON 
 	if st.AnchorHash != (common.Hash{}) {
 		j.Eth.AnchorHash = st.AnchorHash.Hex()
 	}
-	if cfg.Mode != scan.None {
+	if cfg.Mode != scan.None && st.Linked { // fetched headers are verified once linked to the anchor
 		j.HeadersVerified = st.HeadersFetched
 	}
 	if cfg.Client != nil {

@@ -23,6 +23,16 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// testHook is nil outside tests: a test's child process pauses at the
+	// named point for its parent to kill it there.
+	testHook func(point string)
+}
+
+// pause is where a test may stop the command (testHook).
+func (e *env) pause(point string) {
+	if e.testHook != nil {
+		e.testHook(point)
+	}
 }
 
 // command is one "chainsieve <group> <name>" entry.
@@ -71,7 +81,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // runEnv is run with the environment variables getenv returns.
 func runEnv(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
+	return runWith(ctx, &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}, args)
+}
+
+// runWith is run in the environment e.
+func runWith(ctx context.Context, e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage

@@ -14,6 +14,7 @@
 package untrusted
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -31,6 +32,11 @@ const Max = 200
 // backslashes escaped in Go's notation, so that every escape in the
 // result was written here.
 func Text(s string) string { return clip(s, Max, true, false) }
+
+// Escape returns s escaped as [Text] escapes it, but whole: for text that
+// must arrive complete and stay on its line, such as a contract's string
+// in a CSV cell.
+func Escape(s string) string { return clip(s, math.MaxInt, true, false) }
 
 // Quote returns b, an answer that did not decode, as a Go-quoted string
 // of at most [Max] of its bytes, followed by "…" if it was longer.

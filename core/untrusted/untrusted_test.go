@@ -89,3 +89,13 @@ func ExampleText() {
 	fmt.Println(Text(reason))
 	// Output: bad-txns\x1b]0;you have been owned\a\nsee http://evil
 }
+
+func TestEscape(t *testing.T) {
+	long := strings.Repeat("é", 3*Max) + "\x1b"
+	if got, want := Escape(long), strings.Repeat("é", 3*Max)+`\x1b`; got != want {
+		t.Errorf("Escape(%d runes) = %d runes, want %d: unclipped, escaped", 3*Max+1, len([]rune(got)), len([]rune(want)))
+	}
+	if got, want := Escape("a\\b\nc"), `a\\b\nc`; got != want {
+		t.Errorf("Escape(%q) = %q, want %q", "a\\b\nc", got, want)
+	}
+}

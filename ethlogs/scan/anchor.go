@@ -100,14 +100,11 @@ func (s *scanner) anchor(ctx context.Context) (*block, error) {
 		return b, err
 	case a.Block.Hash != (common.Hash{}):
 		s.stats.AnchorSource = GivenHash
-		b, err := s.fetchBlock(ctx, a.Block.Hash, anyNumber)
-		if err != nil {
-			return nil, err
+		n := a.Block.Number
+		if n == 0 {
+			n = anyNumber // a hash alone
 		}
-		if n := b.header.Number.Uint64(); a.Block.Number != 0 && n != a.Block.Number {
-			return nil, fmt.Errorf("scan: %w", blockError(n, b.hash, ethlogs.ErrHeaderHash, "the anchor %s is block %d, not %d", b.hash, n, a.Block.Number))
-		}
-		return b, nil
+		return s.blockByHash(ctx, a.Block.Hash, n)
 	case a.Block.Tag == Finalized && a.Block.Number == 0:
 		s.stats.AnchorSource = NodeFinalized
 		return s.tagged(ctx, Finalized)
@@ -188,6 +185,22 @@ func (s *scanner) fetchBlock(ctx context.Context, ref any, want uint64) (*block,
 		}
 	}
 	return nil, fmt.Errorf("scan: %s(%v): %w", method, ref, err)
+}
+
+// blockByHash fetches the anchor by its hash; it must be block n, unless n
+// is anyNumber.
+func (s *scanner) blockByHash(ctx context.Context, h common.Hash, n uint64) (*block, error) {
+	b, err := s.fetchBlock(ctx, h, anyNumber)
+	if errors.Is(err, errNoBlock) {
+		return nil, fmt.Errorf("scan: the anchor: the node does not know block %s (not synced to it, or another chain)", h)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if got := b.header.Number.Uint64(); n != anyNumber && got != n {
+		return nil, fmt.Errorf("scan: %w", blockError(got, b.hash, ethlogs.ErrHeaderHash, "the anchor %s is block %d, not %d", b.hash, got, n))
+	}
+	return b, nil
 }
 
 // decodeAnyBlock decodes a block object and checks that its fields hash

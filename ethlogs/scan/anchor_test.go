@@ -187,7 +187,7 @@ func TestScanAnchorErrors(t *testing.T) {
 		wantErr string
 	}{
 		{"number and hash disagree", func(cfg *scan.Config) { cfg.Anchor.Block = &scan.Block{Number: 151, Hash: h150} }, "is block 150, not 151"},
-		{"unknown hash", func(cfg *scan.Config) { cfg.Anchor.Block = scan.BlockHash(common.Hash{0xab}) }, "has no such block"},
+		{"unknown hash", func(cfg *scan.Config) { cfg.Anchor.Block = scan.BlockHash(common.Hash{0xab}) }, "the node does not know block"},
 		{"above the head", func(cfg *scan.Config) { cfg.Anchor.Block = scan.BlockNumber(c.Head + 1) }, "has no such block"},
 		{"below genesis", func(cfg *scan.Config) { cfg.Anchor.Block = &scan.Block{Tag: scan.Latest, Number: c.Head + 1} }, "latest block is 300"},
 		{"range past the head", func(cfg *scan.Config) { cfg.ToBlock = scan.BlockNumber(c.Head + 5) }, "has no such block"},

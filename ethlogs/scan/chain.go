@@ -50,8 +50,8 @@ func (s *scanner) chain(ctx context.Context) error {
 		default:
 			return err
 		}
-		if err := s.x.Truncate(cut); err != nil {
-			return fmt.Errorf("scan: %w", err)
+		if err := s.truncate(ctx, cut); err != nil {
+			return err
 		}
 	}
 }

@@ -1,78 +1,121 @@
 package scan
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strconv"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 )
 
-// checkpoint records how far a scan's output has got: every matching log
-// of blocks up to Through has been emitted, Logs of them in all. It is
-// written after each batch that emitted logs, so a stopped scan resumes
-// without repeating or losing one; it is removed when the scan completes.
-type checkpoint struct {
-	Key     string `json:"key"`
-	Through uint64 `json:"through"`
-	Logs    uint64 `json:"logs"`
+// Checkpoint pins the question a scan answers and records how far its
+// output has come: the chain, the anchor and the range as the scan
+// resolved them, and the block before which every matching log has been
+// emitted. A scan given it as [Config.Resume] answers the same question
+// from Next on. It encodes as JSON, for the caller to persist.
+type Checkpoint struct {
+	// Question identifies the query, the mode and the transaction proof
+	// setting; a resumed scan must be asked the same.
+	Question     string       `json:"question"`
+	Genesis      common.Hash  `json:"genesis"`
+	AnchorNumber uint64       `json:"anchorNumber"`
+	AnchorHash   common.Hash  `json:"anchorHash"`
+	AnchorSource AnchorSource `json:"anchorSource"` // where the first scan's anchor came from
+	From         uint64       `json:"from"`
+	To           uint64       `json:"to"`
+	// ToHash is the node's block at To where To is after the anchor: the
+	// blocks between were the node's chain, which a resumed scan must
+	// find again.
+	ToHash common.Hash `json:"toHash,omitzero"`
+	Next   uint64      `json:"next"` // the logs of blocks From to Next-1 are all emitted
+	Logs   uint64      `json:"logs"` // how many those are
 }
 
-// loadCheckpoint finds the checkpoint of this scan, if the caller named its
-// output, and moves From past it.
-func (s *scanner) loadCheckpoint() {
-	if s.cfg.Resume == "" {
-		return
-	}
+// Done reports whether the scan was complete: every log emitted.
+func (c *Checkpoint) Done() bool { return c.Next > c.To }
+
+// question identifies what a scan's logs depend on besides the chain and
+// the range: the query, the mode, and whether transaction hashes are
+// proven.
+func (s *scanner) question() string {
 	q, _ := json.Marshal(s.cfg.Query)
-	from := strconv.FormatUint(s.cfg.From, 10)
-	if s.cfg.FromBlock != nil {
-		from = s.cfg.FromBlock.String() // "latest-10" resumes as itself
-	}
-	sum := sha256.Sum256([]byte(s.cfg.Resume + "\x00" + string(q) + "\x00" + from + "\x00" + s.cfg.Mode.String()))
-	s.key = hex.EncodeToString(sum[:12])
-	s.checkpoint = filepath.Join(s.chainDir, "resume-"+s.key+".json")
-	if s.cfg.Restart {
-		return
-	}
-	data, err := os.ReadFile(s.checkpoint)
-	var c checkpoint
-	if err != nil || json.Unmarshal(data, &c) != nil || c.Key != s.key || c.Through < s.stats.From {
-		return
-	}
-	if c.Through >= s.stats.To {
-		return // nothing left: that scan had finished this range; start over
-	}
-	s.stats.From, s.stats.Resumed, s.stats.ResumedLogs = c.Through+1, true, c.Logs
+	sum := sha256.Sum256(fmt.Appendf(q, "\x00%s\x00%t", s.cfg.Mode, s.cfg.TrustTxHashes))
+	return hex.EncodeToString(sum[:16])
 }
 
-// saveCheckpoint records that every log up to block through is written.
+// checkResume refuses a checkpoint no scan of this config can continue,
+// before any request.
+func (s *scanner) checkResume() error {
+	r := s.cfg.Resume
+	switch {
+	case r == nil:
+		return nil
+	case r.Question != s.question():
+		return errors.New("scan: Resume is a checkpoint of another query, mode or transaction proof setting")
+	case r.From > r.To || r.Next < r.From || r.Next > r.To+1 || r.AnchorHash == (common.Hash{}):
+		return fmt.Errorf("scan: Resume is not a checkpoint of a range: blocks %d to %d, next %d, anchor %s", r.From, r.To, r.Next, r.AnchorHash)
+	}
+	return nil
+}
+
+// resume resolves a resumed scan: the node must serve the stopped scan's
+// chain, its anchor, and, where the range ends after the anchor, its
+// block at To.
+func (s *scanner) resume(ctx context.Context) error {
+	r := s.cfg.Resume
+	if s.stats.Genesis != r.Genesis {
+		return fmt.Errorf("scan: the stopped scan read the chain with genesis %s, the node's is %s", r.Genesis, s.stats.Genesis)
+	}
+	s.stats.AnchorSource = r.AnchorSource
+	anchor, err := s.blockByHash(ctx, r.AnchorHash, r.AnchorNumber)
+	if err != nil {
+		return err
+	}
+	s.stats.From, s.stats.To = r.Next, r.To
+	s.stats.Resumed, s.stats.ResumedLogs = true, r.Logs
+	if r.To > r.AnchorNumber {
+		if s.tip, err = s.fetchBlock(ctx, hexutil.Uint64(r.To), r.To); err != nil {
+			return err
+		}
+		if s.tip.hash != r.ToHash {
+			return fmt.Errorf("scan: block %d is now %s; the stopped scan's chain had %s there (reorganised since): its output cannot be continued, start over", r.To, s.tip.hash, r.ToHash)
+		}
+		s.stats.Unfinalized = r.To - r.AnchorNumber
+	}
+	s.stats.AnchorNumber, s.stats.AnchorHash = r.AnchorNumber, anchor.hash
+	s.stats.AnchorFromNode = s.stats.AnchorSource <= NodeBlock
+	return nil
+}
+
+// checkpoint is where the scan stands now.
+func (s *scanner) checkpoint() Checkpoint {
+	c := Checkpoint{Question: s.question(), Genesis: s.stats.Genesis,
+		AnchorNumber: s.stats.AnchorNumber, AnchorHash: s.stats.AnchorHash, AnchorSource: s.stats.AnchorSource,
+		From: s.stats.From, To: s.stats.To, Next: s.stats.Next, Logs: s.stats.ResumedLogs + s.stats.Logs}
+	if r := s.cfg.Resume; r != nil {
+		c.From = r.From
+	}
+	if s.tip != nil {
+		c.ToHash = s.tip.hash
+	}
+	return c
+}
+
+// report hands the caller the checkpoint, if it asked for them.
+func (s *scanner) report() error {
+	if s.cfg.Checkpoint == nil {
+		return nil
+	}
+	return s.cfg.Checkpoint(s.checkpoint())
+}
+
+// saveCheckpoint records that every log up to block through has been
+// emitted.
 func (s *scanner) saveCheckpoint(through uint64) error {
-	if s.checkpoint == "" {
-		return nil
-	}
-	data, _ := json.Marshal(checkpoint{Key: s.key, Through: through, Logs: s.stats.ResumedLogs + s.stats.Logs})
-	tmp := s.checkpoint + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("scan: checkpoint: %w", err)
-	}
-	if err := os.Rename(tmp, s.checkpoint); err != nil {
-		return fmt.Errorf("scan: checkpoint: %w", err)
-	}
-	return nil
-}
-
-// finishCheckpoint removes the checkpoint of a completed scan.
-func (s *scanner) finishCheckpoint() error {
-	if s.checkpoint == "" {
-		return nil
-	}
-	if err := os.Remove(s.checkpoint); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("scan: checkpoint: %w", err)
-	}
-	return nil
+	s.stats.Next = through + 1
+	return s.report()
 }

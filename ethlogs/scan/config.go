@@ -6,6 +6,7 @@ import (
 
 	"github.com/chainsieve/chainsieve/ethlogs"
 	"github.com/chainsieve/chainsieve/ethlogs/beacon"
+	"github.com/chainsieve/chainsieve/ethlogs/index"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 )
@@ -76,22 +77,34 @@ type Config struct {
 	HeaderBatch   int // most headers per request; 0: 500 (halved on refusals)
 	ReceiptsBatch int // most blocks' receipts per request; 0: 16
 
-	// Resume names the output for checkpoints: a scan with the same name,
-	// query, From and Mode that was stopped resumes after the last block
-	// whose logs Emit accepted. Empty: no checkpoint.
-	Resume string
-	// Restart ignores a checkpoint and starts at From.
-	Restart bool
+	// Resume continues a stopped scan from a [Checkpoint] it reported: it
+	// answers the same question (the chain, the anchor by hash and the
+	// range by number that the stopped scan resolved, whatever the node's
+	// tags say now) from the block after the last one whose logs were all
+	// emitted. Query, Mode and TrustTxHashes must be the stopped scan's;
+	// Anchor, From, To, FromBlock and ToBlock are ignored.
+	Resume *Checkpoint
+	// Checkpoint, if set, is called with where the scan stands: once
+	// before the first Emit, after each batch of logs Emit accepted, and
+	// last when the scan is complete ([Checkpoint.Done]). A caller that
+	// makes what Emit wrote durable and then persists the checkpoint can
+	// resume from the last one persisted, whenever the scan stopped, with
+	// no log repeated or lost. An error stops the scan.
+	Checkpoint func(Checkpoint) error
 
 	// Emit receives each batch of matching logs in block and log-index
-	// order; once it returns nil the logs count as written (a resumed scan
-	// does not repeat them). It is called from one goroutine.
+	// order. It is called from one goroutine.
 	Emit func(logs []*types.Log) error
 	// Started, if set, is called once the range, anchor and resume point
 	// are known, before the long work.
 	Started func(Stats)
 	// Progress, if set, is called after each batch of headers or receipts.
 	Progress func(Progress)
+	// Waiting, if set, is called when another process keeps the scan from
+	// the index (it writes the index, or its snapshot readers keep a
+	// reorganised part from being cut), before the scan waits for it
+	// until ctx is done.
+	Waiting func(*index.LockedError)
 }
 
 // Progress is how far a scan has come in its current phase.
@@ -115,9 +128,18 @@ type Stats struct {
 	// Unfinalized is the number of blocks of the range after the anchor:
 	// linked to it by parent hashes, not covered by its finality.
 	Unfinalized, UnfinalizedLogs uint64
-	Resumed                      bool   // From is one past a checkpoint
-	ResumedLogs                  uint64 // logs written before the checkpoint
+	Resumed                      bool   // Config.Resume was set: From is its next block
+	ResumedLogs                  uint64 // logs the stopped scan emitted before its checkpoint
 	Index                        string // the index directory used
+
+	// Linked says that the header phase completed: every header of the
+	// range is linked to the anchor (and, after it, to the node's block at
+	// To). Until then nothing is verified and no log is emitted.
+	Linked bool
+	// Next is the first block whose matching logs are not known to be all
+	// emitted: those of blocks From to Next-1 are. To+1 once the scan is
+	// complete.
+	Next uint64
 
 	HeadersFetched uint64 // headers fetched and verified in this run
 	HeadersIndexed uint64 // headers of the range taken from the index

@@ -55,10 +55,7 @@
 // before it ever answered fails at once ([UnreachableError]). A request
 // refused as too large (error -32005, HTTP 413, a message about a limit,
 // a range or a batch size) is split in halves and the batch size shrinks,
-// then grows back. A scan with [Config.Resume] set writes a checkpoint
-// after each batch of logs it emits, so a scan stopped by Ctrl-C or a
-// failing node resumes after the last block it emitted, without
-// repeating or losing a log.
+// then grows back.
 //
 // Hostile nodes: every answer streams through a reader that holds no
 // whitespace, nests at most 64 levels, takes no more answers than calls,
@@ -71,4 +68,17 @@
 // [*TooLargeError] naming the call. With the default settings a scan's
 // peak RSS stays under 256 MiB whatever the node sends
 // (docs/eth-scan.md, "Provider limits and faults").
+//
+// Stops: a scan reports a [Checkpoint] ([Config.Checkpoint]) before its
+// first log, after each batch of logs and when complete. It pins the
+// question (the chain, the anchor by hash, the range by number) and says
+// how far the logs go; a caller that makes the emitted logs durable and
+// then persists it can resume from the last one persisted
+// ([Config.Resume]), whatever stopped the scan, with no log repeated or
+// lost ("chainsieve eth scan --resume" does so for a file).
+//
+// Several scans, in one process or many, may share [Config.IndexDir]: a
+// scan writes an index only in its header phase, reads a snapshot in its
+// receipts phase, reads beside another writer when its blocks are all
+// indexed, and otherwise waits for the writer ([Config.Waiting]).
 package scan

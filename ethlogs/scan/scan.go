@@ -31,9 +31,10 @@ type scanner struct {
 	txBytes    atomic.Int64
 	txProven   atomic.Uint64
 	x          *index.Index
+	writing    bool   // x is the writer, not a snapshot
+	indexFirst uint64 // the first block of the index directory used
 	chainDir   string
-	checkpoint string // file, "" when not resuming
-	key        string
+	waited     string // the last wait reported to Config.Waiting
 }
 
 // Run scans the headers of cfg.From to cfg.To, verifies them up to the
@@ -72,11 +73,12 @@ func newScanner(cfg Config) (*scanner, error) {
 	}
 	cfg.Query = q
 	cfg.Concurrency = orDefault(cfg.Concurrency, 4)
-	return &scanner{
+	s := &scanner{
 		cfg: cfg, client: cfg.Client, matcher: q.Compile(), began: time.Now(), known: map[uint64]*block{},
 		headerBatch:   newLimit(100, orDefault(cfg.HeaderBatch, 500)),
 		receiptsBatch: newLimit(orDefault(cfg.ReceiptsBatch, 16), orDefault(cfg.ReceiptsBatch, 16)),
-	}, nil
+	}
+	return s, s.checkResume()
 }
 
 func orDefault(v, def int) int {
@@ -92,40 +94,53 @@ func (s *scanner) counters() (requests, calls, retries int64) {
 }
 
 func (s *scanner) run(ctx context.Context) error {
+	if r := s.cfg.Resume; r != nil && r.Done() {
+		s.stats.Resumed, s.stats.ResumedLogs = true, r.Logs
+		s.stats.From, s.stats.To, s.stats.Next = r.Next, r.To, r.Next
+		return nil // nothing left to do
+	}
 	if err := s.resolve(ctx); err != nil {
 		return err
 	}
-	if err := s.openIndex(); err != nil {
+	if err := s.openIndex(ctx); err != nil {
 		return err
 	}
-	s.loadCheckpoint()
+	s.stats.Next = s.stats.From
 	if s.cfg.Started != nil {
 		s.cfg.Started(s.stats)
 	}
+	if err := s.report(); err != nil {
+		return err
+	}
 	bytes0, _, _, _ := s.client.Counters()
-	err := s.chain(ctx)
+	err := s.headers(ctx)
 	bytes1, _, _, _ := s.client.Counters()
 	s.stats.HeaderBytes = bytes1 - bytes0
 	if err != nil {
 		return err
 	}
+	s.stats.Linked = true
 	err = s.receipts(ctx)
 	bytes2, _, _, _ := s.client.Counters()
 	s.stats.ReceiptBytes = bytes2 - bytes1
 	if err != nil {
 		return err
 	}
-	return s.finishCheckpoint()
+	s.stats.Next = s.stats.To + 1
+	return s.report()
 }
 
 // resolve finds the chain (its genesis hash names the index), the anchor,
-// its confirmations and the range.
+// its confirmations and the range; for a resumed scan, the stopped scan's.
 func (s *scanner) resolve(ctx context.Context) error {
 	genesis, err := s.headerBlock(ctx, "eth_getBlockByNumber", hexutil.Uint64(0), 0)
 	if err != nil {
 		return err
 	}
 	s.stats.Genesis = genesis.hash
+	if s.cfg.Resume != nil {
+		return s.resume(ctx)
+	}
 	anchor, err := s.anchor(ctx)
 	if err != nil {
 		return err
