@@ -119,6 +119,12 @@ func (s *scanner) extend(ctx context.Context) error {
 	return err
 }
 
+// maxKnown bounds how many candidates' headers a run keeps from its header
+// pass: each is about a kilobyte, and a query that matches a million blocks
+// must not cost a gigabyte. Candidates past it have their header fetched
+// again by hash, in the same batch as their receipts.
+var maxKnown = 4096
+
 // remember keeps the header of a bloom candidate of the range, so that
 // its receipts can be fetched without fetching it again. In bloom-untrusted
 // mode every block is a candidate: headers are fetched again rather than
@@ -126,6 +132,25 @@ func (s *scanner) extend(ctx context.Context) error {
 func (s *scanner) remember(b *block) {
 	n := b.header.Number.Uint64()
 	if s.cfg.Mode != BloomUntrusted && n >= s.stats.From && n <= s.stats.To && s.matcher.TestHeader(b.header) {
-		s.known[n] = b
+		s.knownMu.Lock()
+		if len(s.known) < maxKnown {
+			s.known[n] = b
+			s.knownPeak = max(s.knownPeak, len(s.known))
+		}
+		s.knownMu.Unlock()
 	}
+}
+
+// recall returns the header remember kept for block n, or nil.
+func (s *scanner) recall(n uint64) *block {
+	s.knownMu.Lock()
+	defer s.knownMu.Unlock()
+	return s.known[n]
+}
+
+// forget drops the header of block n once its receipts are verified.
+func (s *scanner) forget(n uint64) {
+	s.knownMu.Lock()
+	delete(s.known, n)
+	s.knownMu.Unlock()
 }

@@ -154,6 +154,8 @@ type Stats struct {
 	Requests, Calls, Retries  int64
 	Splits                    int64 // requests split after a provider refused them
 	Elapsed                   time.Duration
+
+	knownPeak int // the most candidates' headers held at once, for tests
 }
 
 // Blocks returns the number of blocks in the range searched.

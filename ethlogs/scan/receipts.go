@@ -24,15 +24,41 @@ type found struct {
 	logs   []*types.Log
 }
 
+// candidateWindow is how many blocks of the range receipts looks up in the
+// index at a time, so that the candidate list stays bounded however many
+// blocks pass the bloom (every block does in bloom-untrusted mode).
+var candidateWindow uint64 = 1 << 16
+
 // receipts fetches the receipts of the candidate blocks of the range,
 // verifies them, and emits the matching logs in order.
 func (s *scanner) receipts(ctx context.Context) error {
-	cands, err := s.candidates()
-	if err != nil {
-		return err
+	var numbers []uint64
+	var cands []candidate
+	for lo := s.stats.From; lo <= s.stats.To; {
+		hi := s.stats.To
+		if hi-lo >= candidateWindow {
+			hi = lo + candidateWindow - 1
+		}
+		var err error
+		if numbers, cands, err = s.candidates(numbers[:0], cands[:0], lo, hi); err != nil {
+			return err
+		}
+		s.stats.Candidates += uint64(len(cands))
+		if err := s.receiptsOf(ctx, cands, lo); err != nil {
+			return err
+		}
+		if hi == s.stats.To {
+			break
+		}
+		lo = hi + 1
 	}
-	s.stats.Candidates = uint64(len(cands))
-	next, done := 0, uint64(0)
+	return nil
+}
+
+// receiptsOf fetches, verifies and emits the candidates of one window of
+// the range, which starts at block lo.
+func (s *scanner) receiptsOf(ctx context.Context, cands []candidate, lo uint64) error {
+	next := 0
 	return ordered(ctx, s.cfg.Concurrency,
 		func() ([]candidate, bool) {
 			if next == len(cands) {
@@ -46,6 +72,7 @@ func (s *scanner) receipts(ctx context.Context) error {
 		func(blocks []found) error {
 			var logs []*types.Log
 			for _, f := range blocks {
+				s.forget(f.number)
 				if len(f.logs) > 0 {
 					s.stats.Matched++
 					logs = append(logs, f.logs...)
@@ -63,35 +90,34 @@ func (s *scanner) receipts(ctx context.Context) error {
 					return err
 				}
 			}
-			done += uint64(len(blocks))
-			s.progress("receipts", done, uint64(len(cands)))
+			last := blocks[len(blocks)-1].number
+			s.progress("receipts", last-s.stats.From+1, s.stats.To-s.stats.From+1)
 			return nil
 		})
 }
 
-// candidates returns the blocks of the range whose bloom passes, with the
-// hashes the index holds; every block in bloom-untrusted mode.
-func (s *scanner) candidates() ([]candidate, error) {
-	var numbers []uint64
+// candidates appends to cands the blocks lo to hi whose bloom passes, with
+// the hashes the index holds; every block in bloom-untrusted mode. numbers
+// is scratch space, returned for reuse.
+func (s *scanner) candidates(numbers []uint64, cands []candidate, lo, hi uint64) ([]uint64, []candidate, error) {
 	if s.cfg.Mode == BloomUntrusted {
-		for n := s.stats.From; n <= s.stats.To; n++ {
+		for n := lo; n <= hi; n++ {
 			numbers = append(numbers, n)
 		}
 	} else {
 		var err error
-		if numbers, err = s.x.Candidates(nil, s.matcher, s.stats.From, s.stats.To); err != nil {
-			return nil, fmt.Errorf("scan: %w", err)
+		if numbers, err = s.x.Candidates(numbers, s.matcher, lo, hi); err != nil {
+			return numbers, cands, fmt.Errorf("scan: %w", err)
 		}
 	}
-	cands := make([]candidate, len(numbers))
-	for i, n := range numbers {
+	for _, n := range numbers {
 		h, err := s.x.Hash(n)
 		if err != nil {
-			return nil, fmt.Errorf("scan: %w", err)
+			return numbers, cands, fmt.Errorf("scan: %w", err)
 		}
-		cands[i] = candidate{n, h}
+		cands = append(cands, candidate{n, h})
 	}
-	return cands, nil
+	return numbers, cands, nil
 }
 
 // fetchReceipts fetches, for each block, its receipts (eth_getBlockReceipts,
@@ -104,7 +130,7 @@ func (s *scanner) fetchReceipts(ctx context.Context, blocks []candidate) ([]foun
 	at := make([][2]int, len(blocks)) // the header's and the receipts' call, -1 for none
 	for i, c := range blocks {
 		at[i] = [2]int{-1, -1}
-		if b := s.known[c.number]; b == nil || b.hash != c.hash || perTx {
+		if b := s.recall(c.number); b == nil || b.hash != c.hash || perTx {
 			at[i][0] = len(calls)
 			calls = append(calls, Call{Method: "eth_getBlockByHash", Params: []any{c.hash, false}})
 		}
@@ -142,7 +168,7 @@ func (s *scanner) fetchReceipts(ctx context.Context, blocks []candidate) ([]foun
 // blockReceipts decodes the header and receipts of one block of a batch,
 // whose calls are at[0] and at[1].
 func (s *scanner) blockReceipts(ctx context.Context, c candidate, calls []Call, at [2]int) (*block, types.Receipts, error) {
-	b := s.known[c.number]
+	b := s.recall(c.number)
 	if at[0] >= 0 {
 		hc := calls[at[0]]
 		if hc.Err != nil {

@@ -3,6 +3,7 @@ package scan
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -25,7 +26,9 @@ type scanner struct {
 	noHeaderMethod             atomic.Bool // the node lacks eth_getHeaderByNumber
 	splits                     atomic.Int64
 
-	known      map[uint64]*block // candidates' headers fetched by this run
+	knownMu    sync.Mutex
+	known      map[uint64]*block // candidates' headers fetched by this run, at most maxKnown
+	knownPeak  int               // the most headers known held at once
 	tags       map[Tag]*block    // the node's tagged blocks, asked once
 	tip        *block            // the node's block at To, when To is after the anchor
 	txBytes    atomic.Int64
@@ -57,6 +60,7 @@ func Run(ctx context.Context, cfg Config) (Stats, error) {
 	s.stats.PerTransaction = s.perTx.Load()
 	s.stats.TxProven, s.stats.TxBytes = s.txProven.Load(), s.txBytes.Load()
 	s.stats.Elapsed = time.Since(s.began)
+	s.stats.knownPeak = s.knownPeak
 	return s.stats, err
 }
 
