@@ -51,18 +51,51 @@ func genesis(from common.Address) *core.Genesis {
 // generate builds the chain: contracts in block 1, then blocks of perBlock
 // transactions each, or zero to three where perBlock is 0.
 func generate(blocks, perBlock int) (*core.Genesis, []*types.Block, Contracts, error) {
+	return plan{blocks: blocks, perBlock: perBlock}.generate()
+}
+
+// plan is a chain's history: its length, and the blocks where a branch
+// that replaced the blocks before it starts. Generating a plan again gives
+// the same blocks, so a grown or reorganised chain is built whole and its
+// new blocks inserted.
+type plan struct {
+	blocks, perBlock int
+	branches         []uint64 // first block of each branch, increasing
+}
+
+// branch returns which branch block n belongs to: 0 for the first chain.
+func (p plan) branch(n uint64) int {
+	k := 0
+	for i, first := range p.branches {
+		if n >= first {
+			k = i + 1
+		}
+	}
+	return k
+}
+
+func (p plan) generate() (*core.Genesis, []*types.Block, Contracts, error) {
 	key, _ := crypto.HexToECDSA("6f1d0a8e5c3b2a4f9e8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a392817")
 	b := &builder{key: key, from: crypto.PubkeyToAddress(key.PublicKey), r: rand.New(rand.NewPCG(2026, 6))}
 	gspec := genesis(b.from)
 	b.signer, b.chain = types.LatestSigner(gspec.Config), gspec.Config.ChainID
+	perBlock := p.perBlock
 	var err error
-	_, chain, _ := core.GenerateChainWithGenesis(gspec, beacon.New(ethash.NewFaker()), blocks, func(i int, g *core.BlockGen) {
+	_, chain, _ := core.GenerateChainWithGenesis(gspec, beacon.New(ethash.NewFaker()), p.blocks, func(i int, g *core.BlockGen) {
 		if err != nil {
 			return
 		}
 		if i == 0 {
 			err = b.deploy(g)
 			return
+		}
+		if k := p.branch(uint64(i + 1)); k > 0 {
+			// A branch draws other events, and its blocks differ even where
+			// both branches drew none.
+			if uint64(i+1) == p.branches[k-1] {
+				b.r = rand.New(rand.NewPCG(2026, 6+uint64(k)))
+			}
+			g.SetExtra(fmt.Appendf(nil, "demo branch %d", k))
 		}
 		n := perBlock
 		if n == 0 {

@@ -1,6 +1,14 @@
 package demo
 
-import "testing"
+import (
+	"math/big"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
+)
 
 // TestDeterministic builds the chain twice: every block hash must repeat,
 // so that indexes built on one machine hold on another.
@@ -28,4 +36,63 @@ func TestDeterministic(t *testing.T) {
 	if logs < 40 {
 		t.Errorf("%d transactions in 40 blocks: the event mix is too thin", logs)
 	}
+}
+
+// TestExtendReorg grows the served chain and reorganises it: the node's
+// own eth_subscribe("logs") must send the replaced blocks' logs as
+// removed, and the head must be the branch's.
+func TestExtendReorg(t *testing.T) {
+	c, err := StartWith(Options{Blocks: 40, WS: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	client, err := ethclient.Dial(c.WS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	logs := make(chan types.Log, 1000)
+	sub, err := client.SubscribeFilterLogs(t.Context(), ethereum.FilterQuery{}, logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	old := headerAt(t, client, 38)
+	if err := c.Extend(5); err != nil || c.Head != 45 {
+		t.Fatalf("Extend(5) = %v, head %d; want head 45", err, c.Head)
+	}
+	if err := c.Reorg(8, 10); err != nil || c.Head != 47 {
+		t.Fatalf("Reorg(8, 10) = %v, head %d; want head 47", err, c.Head)
+	}
+	if got := headerAt(t, client, 37); got.ParentHash != headerAt(t, client, 36).Hash() {
+		t.Errorf("block 37 does not link to block 36")
+	}
+	if got := headerAt(t, client, 38); got.Hash() == old.Hash() {
+		t.Errorf("block 38 is still %s after the reorganisation", got.Hash())
+	}
+	removed := 0
+	deadline := time.After(5 * time.Second)
+	for removed == 0 {
+		select {
+		case l := <-logs:
+			if l.Removed {
+				removed++
+				if l.BlockNumber < 38 {
+					t.Errorf("a log of block %d removed; the branch starts at 38", l.BlockNumber)
+				}
+			}
+		case <-deadline:
+			t.Fatal("no removed log within 5 s")
+		}
+	}
+}
+
+func headerAt(t *testing.T, c *ethclient.Client, n int64) *types.Header {
+	t.Helper()
+	h, err := c.HeaderByNumber(t.Context(), big.NewInt(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -16,15 +17,29 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 )
 
-// Chain is the demo chain served by a running in-process node.
+// Chain is the demo chain served by a running in-process node. Extend and
+// Reorg change it; they are not safe for concurrent use, nor is reading
+// Head and Finalized while they run.
 type Chain struct {
 	URL       string // JSON-RPC over HTTP on 127.0.0.1
+	WS        string // JSON-RPC over WebSocket on 127.0.0.1, with Options.WS; else empty
 	Head      uint64 // number of the last block
 	Finalized uint64 // number of the block the node reports finalized: Head − FinalityDepth
 	Genesis   common.Hash
 	Contracts Contracts
 
-	stack *node.Node
+	stack   *node.Node
+	backend *eth.Ethereum
+	plan    plan
+}
+
+// Options say what chain to build and how to serve it.
+type Options struct {
+	Blocks int // blocks after genesis; 0: DefaultBlocks
+	// Txs is the number of transactions in every block after the first,
+	// 0 to 300; 0 gives the demo's zero to three.
+	Txs int
+	WS  bool // serve WebSocket too (eth_subscribe), at Chain.WS
 }
 
 // FinalityDepth is how far the demo node's finalized block trails its
@@ -43,10 +58,20 @@ func Start(blocks int) (*Chain, error) { return StartDense(blocks, 0) }
 // three. Each transaction declares 100,000 gas, so a block holds at most
 // 300 of them.
 func StartDense(blocks, txs int) (*Chain, error) {
-	if txs < 0 || txs > 300 {
-		return nil, fmt.Errorf("demo: %d transactions a block: 0 to 300", txs)
+	return StartWith(Options{Blocks: blocks, Txs: txs})
+}
+
+// StartWith builds and serves the demo chain as o says.
+func StartWith(o Options) (*Chain, error) {
+	blocks, txs := o.Blocks, o.Txs
+	if blocks == 0 {
+		blocks = DefaultBlocks
 	}
-	gspec, chain, contracts, err := generate(blocks, txs)
+	if txs < 0 || txs > 300 || blocks < 1 {
+		return nil, fmt.Errorf("demo: %d blocks of %d transactions: at least 1 block, 0 to 300 transactions", blocks, txs)
+	}
+	p := plan{blocks: blocks, perBlock: txs}
+	gspec, chain, contracts, err := p.generate()
 	if err != nil {
 		return nil, err
 	}
@@ -56,6 +81,9 @@ func StartDense(blocks, txs int) (*Chain, error) {
 	conf.HTTPHost, conf.HTTPPort, conf.HTTPModules = "127.0.0.1", 0, []string{"eth"}
 	conf.AuthAddr, conf.AuthPort = "127.0.0.1", 0
 	conf.WSHost, conf.IPCPath = "", ""
+	if o.WS {
+		conf.WSHost, conf.WSPort, conf.WSModules = "127.0.0.1", 0, []string{"eth"}
+	}
 	stack, err := node.New(&conf)
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
@@ -78,14 +106,64 @@ func StartDense(blocks, txs int) (*Chain, error) {
 		stack.Close()
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	// Finality as a consensus client would report it: the head is safe,
-	// and finality trails it by FinalityDepth blocks.
-	bc := backend.BlockChain()
-	finalized := uint64(max(blocks-FinalityDepth, 0))
-	bc.SetFinalized(bc.GetHeaderByNumber(finalized))
-	bc.SetSafe(bc.CurrentBlock())
-	c := &Chain{URL: stack.HTTPEndpoint(), Head: uint64(blocks), Finalized: finalized, Genesis: bc.Genesis().Hash(), Contracts: contracts, stack: stack}
+	c := &Chain{URL: stack.HTTPEndpoint(), Genesis: backend.BlockChain().Genesis().Hash(), Contracts: contracts,
+		stack: stack, backend: backend, plan: p}
+	if o.WS {
+		c.WS = stack.WSEndpoint()
+	}
+	c.setHead()
 	return c, c.waitHTTP()
+}
+
+// setHead reads the node's head and reports finality as a consensus
+// client would: the head is safe, and finality trails it by
+// FinalityDepth blocks.
+func (c *Chain) setHead() {
+	bc := c.backend.BlockChain()
+	c.Head = bc.CurrentBlock().Number.Uint64()
+	c.Finalized = uint64(max(int64(c.Head)-FinalityDepth, 0))
+	bc.SetFinalized(bc.GetHeaderByNumber(c.Finalized))
+	bc.SetSafe(bc.CurrentBlock())
+}
+
+// Extend adds n blocks to the chain, drawn from the same mix of events.
+func (c *Chain) Extend(n int) error {
+	if n < 1 {
+		return fmt.Errorf("demo: Extend(%d): at least one block", n)
+	}
+	next := c.plan
+	next.blocks += n
+	return c.insert(next, c.plan.blocks)
+}
+
+// Reorg replaces the last depth blocks with a branch of length blocks
+// (shorter, as long or longer), whose blocks all differ from the ones
+// replaced and carry other events. The node reorganises as it does when
+// its consensus client picks another head: eth_subscribe("logs") sends
+// the removed logs, then the new ones.
+func (c *Chain) Reorg(depth, length int) error {
+	if depth < 1 || uint64(depth) >= c.Head || length < 1 {
+		return fmt.Errorf("demo: Reorg(%d, %d) of a chain of %d blocks: depth 1 to %d, length at least 1", depth, length, c.Head, c.Head-1)
+	}
+	fork := c.Head - uint64(depth) // the last block kept
+	next := c.plan
+	next.branches = append(slices.Clone(next.branches), fork+1)
+	next.blocks = int(fork) + length
+	return c.insert(next, int(fork))
+}
+
+// insert builds the chain p plans and inserts its blocks after block from.
+func (c *Chain) insert(p plan, from int) error {
+	_, chain, _, err := p.generate()
+	if err != nil {
+		return err
+	}
+	if _, err := c.backend.BlockChain().InsertChain(chain[from:]); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	c.plan = p
+	c.setHead()
+	return nil
 }
 
 // waitHTTP waits until the HTTP server answers, at most five seconds.
