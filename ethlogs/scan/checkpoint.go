@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -32,11 +33,19 @@ type Checkpoint struct {
 	// find again.
 	ToHash common.Hash `json:"toHash,omitzero"`
 	Next   uint64      `json:"next"` // the logs of blocks From to Next-1 are all emitted
-	Logs   uint64      `json:"logs"` // how many those are
+	Logs   uint64      `json:"logs"` // how many those are (with removed ones)
+	// Follow is set in a follow's checkpoints ([Follow]): once its range
+	// is done, To is the last block emitted and the window holds it.
+	Follow *FollowState `json:"follow,omitempty"`
 }
 
-// Done reports whether the scan was complete: every log emitted.
-func (c *Checkpoint) Done() bool { return c.Next > c.To }
+// Done reports whether the scan was complete: every log emitted. A
+// follow is never done.
+func (c *Checkpoint) Done() bool { return c.Follow == nil && c.Next > c.To }
+
+// Following reports whether a follow's range is done: it follows the
+// node's heads from To on.
+func (c *Checkpoint) Following() bool { return c.Follow != nil && c.Next > c.To }
 
 // question identifies what a scan's logs depend on besides the chain and
 // the range: the query, the mode, and whether transaction hashes are
@@ -101,6 +110,12 @@ func (s *scanner) checkpoint() Checkpoint {
 	}
 	if s.tip != nil {
 		c.ToHash = s.tip.hash
+	}
+	if f := s.follow; f != nil {
+		c.Follow = &FollowState{Confirmations: f.opt.Confirmations, Window: slices.Clone(f.window)}
+		if c.Following() {
+			c.ToHash = f.tip().Hash
+		}
 	}
 	return c
 }

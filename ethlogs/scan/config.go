@@ -145,7 +145,10 @@ type Stats struct {
 	HeadersIndexed uint64 // headers of the range taken from the index
 	Candidates     uint64 // blocks whose receipts were fetched
 	Matched        uint64 // blocks with at least one matching log
-	Logs           uint64 // logs emitted in this run
+	Logs           uint64 // logs emitted in this run (with Removed ones)
+	Heads          uint64 // a follow's steps: heads of the node handled ([Follow])
+	Reorgs         uint64 // reorganisations a follow met
+	Removed        uint64 // logs a follow emitted removed
 	PerTransaction bool   // receipts came one transaction at a time
 	TxProven       uint64 // blocks whose transactions proved their logs' transactionHash
 	TxBytes        int64  // JSON of those transactions, part of ReceiptBytes

@@ -77,6 +77,25 @@
 // ([Config.Resume]), whatever stopped the scan, with no log repeated or
 // lost ("chainsieve eth scan --resume" does so for a file).
 //
+// Follow: [Follow] scans the range, then follows the node's new heads
+// (eth_subscribe("newHeads") over WebSocket and IPC, the latest block every
+// [FollowOptions.Poll] over HTTP). Each head's blocks are fetched by
+// number, checked to hash to what the node claims and to link by parent
+// hash to the last block emitted, and their logs verified as the range's
+// and emitted once they have [FollowOptions.Confirmations] blocks on top.
+// A reorganisation (the node's block at the last emitted height is not
+// the one emitted) is traced back through the window of the last 128
+// emitted blocks ([DefaultWindow]) to the newest block both chains hold;
+// the logs of the emitted blocks after it are fetched again, verified,
+// and emitted with Removed set, oldest first (go-ethereum's
+// eth_subscribe("logs") order), before the new branch's. Deeper than the
+// window is [ErrDeepReorg], naming the block. What the follow does not
+// prove: that the node's branch is the one the network will keep; new
+// blocks are as trusted as the node's word on which chain is best, linked
+// to the anchor by parent hashes. A follow's checkpoints carry its window
+// ([FollowState]), so a stopped follow resumes with nothing repeated or
+// lost, removed logs included.
+//
 // Several scans, in one process or many, may share [Config.IndexDir]: a
 // scan writes an index only in its header phase, reads a snapshot in its
 // receipts phase, reads beside another writer when its blocks are all

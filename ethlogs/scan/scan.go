@@ -38,6 +38,7 @@ type scanner struct {
 	indexFirst uint64 // the first block of the index directory used
 	chainDir   string
 	waited     string // the last wait reported to Config.Waiting
+	follow     *follower // set by Follow
 }
 
 // Run scans the headers of cfg.From to cfg.To, verifies them up to the
@@ -47,11 +48,19 @@ type scanner struct {
 // Verification failures are errors wrapping an [*ethlogs.BlockError] that
 // names the block; nothing from that block or after it is emitted.
 func Run(ctx context.Context, cfg Config) (Stats, error) {
+	if cfg.Resume != nil && cfg.Resume.Follow != nil {
+		return Stats{}, errors.New("scan: Resume is a checkpoint of a follow: resume it with Follow")
+	}
 	s, err := newScanner(cfg)
 	if err != nil {
 		return Stats{}, err
 	}
-	err = s.run(ctx)
+	return s.finish(s.run(ctx))
+}
+
+// finish closes the index and completes the stats of a run that ended
+// with err.
+func (s *scanner) finish(err error) (Stats, error) {
 	if s.x != nil {
 		err = errors.Join(err, s.x.Close())
 	}
@@ -131,6 +140,11 @@ func (s *scanner) run(ctx context.Context) error {
 		return err
 	}
 	s.stats.Next = s.stats.To + 1
+	if s.follow != nil {
+		if s.follow.window, err = s.rangeWindow(); err != nil {
+			return err
+		}
+	}
 	return s.report()
 }
 
