@@ -37,7 +37,7 @@ type scanner struct {
 	writing    bool   // x is the writer, not a snapshot
 	indexFirst uint64 // the first block of the index directory used
 	chainDir   string
-	waited     string // the last wait reported to Config.Waiting
+	waited     string    // the last wait reported to Config.Waiting
 	follow     *follower // set by Follow
 }
 
