@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 	"time"
@@ -18,7 +19,7 @@ const ethScanSynopsis = `[--rpc URL] [--address ADDR]... [--topics JSON] [--from
        [--anchor BLOCK|HASH|NUMBER:HASH] [--confirm-rpc URL]... [--confirm-min K]
        [--beacon-api URL|demo [--checkpoint ROOT] [--beacon-chain NAME|--beacon-config FILE]]
        [--index DIR] [--verify full|bloom-untrusted|none] [--prove-tx=false] [--json|--csv]
-       [--out FILE [--resume]] [--stats FILE]
+       [--out FILE [--resume]] [--stats FILE] [--follow [--confirmations N] [--poll D]]
        [SIG [VALUE|null ...] | TOPIC0 [TOPIC|null ...]]
 
 Finds the logs matching an eth_getLogs-style filter in a block range: it reads
@@ -39,6 +40,14 @@ follow the flags: SIG then one VALUE (or null: any) per indexed parameter,
 or a 32-byte topic 0 then raw topics. --arg to=0x… asks by name. A value
 list VALUE,VALUE is an OR-list. docs/eth-scan.md, "Query forms".
 
+--follow keeps going after the range: each new head of the node (a newHeads
+subscription over ws:// and IPC, a poll every --poll over http) is verified
+as a chain linked to the last block printed, and its logs printed once they
+have --confirmations blocks on top. A reorganisation prints the logs of the
+dropped blocks again, marked removed ("removed": true, the CSV's removed
+column, the table's STATUS), before the new branch's, as eth_subscribe("logs")
+does. Ctrl-C ends it (exit 0). docs/eth-scan.md, "Follow".
+
 A run always prints the whole answer. A scan written to a file (--out FILE,
 or >> FILE) and stopped, however, continues with the same command and
 --resume: the file then holds exactly the uninterrupted output.`
@@ -54,6 +63,9 @@ type ethScanFlags struct {
 	concurrency, batch, retries int
 	timeout                     time.Duration
 	stats                       string // --stats FILE
+	follow                      bool
+	confirmations               int
+	poll                        time.Duration
 }
 
 func ethScan(ctx context.Context, e *env, args []string) int {
@@ -130,6 +142,9 @@ func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 	fs.BoolVar(&f.asCSV, "csv", false, "RFC 4180 CSV on stdout: one header row, a row per log (decoded --event arguments as args.NAME columns)")
 	fs.StringVar(&f.out, "out", "", "write the logs to `FILE` (created or emptied) instead of stdout: a stopped run can then be resumed")
 	fs.BoolVar(&f.resume, "resume", false, "continue the stopped run of this same command whose output is --out FILE, or stdout appended to a file (>> FILE)")
+	fs.BoolVar(&f.follow, "follow", false, "after the range, follow the node's new heads: print their logs, and a reorganisation's removed logs, until Ctrl-C")
+	fs.IntVar(&f.confirmations, "confirmations", 0, "with --follow: print a block's logs once `N` blocks are on top of it (the range then ends N blocks below the head)")
+	fs.DurationVar(&f.poll, "poll", 2*time.Second, "with --follow over http: how often the node is asked for its head")
 	fs.IntVar(&f.concurrency, "concurrency", 4, "requests in flight")
 	fs.IntVar(&f.batch, "batch", 500, "most headers per request (shrinks when the provider refuses)")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "per HTTP request, before a retry")
@@ -151,6 +166,9 @@ func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 			return nil, usageError(e, "eth scan", "--rpc %v", err), false
 		}
 	}
+	if err := f.checkFollow(fs); err != nil {
+		return nil, usageError(e, "eth scan", "%v", err), false
+	}
 	if f.concurrency < 1 || f.batch < 1 || f.retries < 1 {
 		return nil, usageError(e, "eth scan", "--concurrency, --batch and --retries must be at least 1"), false
 	}
@@ -158,6 +176,25 @@ func parseEthScanFlags(e *env, args []string) (*ethScanFlags, int, bool) {
 		return nil, usageError(e, "eth scan", "%v", err), false
 	}
 	return f, 0, true
+}
+
+// checkFollow refuses follow flags that make no sense: --confirmations
+// or --poll without --follow, negative values, a numeric --to (a follow's
+// range ends at the head).
+func (f *ethScanFlags) checkFollow(fs *flag.FlagSet) error {
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	switch {
+	case !f.follow && (set["confirmations"] || set["poll"]):
+		return errors.New("--confirmations and --poll need --follow")
+	case f.confirmations < 0:
+		return fmt.Errorf("--confirmations %d: a number of blocks, 0 or more", f.confirmations)
+	case f.poll <= 0:
+		return fmt.Errorf("--poll %v: a positive duration", f.poll)
+	case f.follow && f.blocks.to != nil && f.blocks.to.Tag == "":
+		return fmt.Errorf("--follow with --to %s: a follow goes on after the range, whose end is then a tag (latest, safe, finalized, latest-N) or nothing", f.blocks.to)
+	}
+	return nil
 }
 
 // config turns the range, anchor, index and mode flags into a scan config.

@@ -263,7 +263,10 @@ func (o *ethOutput) checkpoint(c scan.Checkpoint) error {
 		return nil
 	}
 	o.pending = &c
-	if o.rec.Scan != nil && !c.Done() && time.Since(o.last) < commitEvery {
+	// A follow commits each head: it then waits for the next one, and a
+	// checkpoint held back until then would leave a stop replaying heads
+	// the node may since have replaced.
+	if o.rec.Scan != nil && !c.Done() && !c.Following() && time.Since(o.last) < commitEvery {
 		return nil
 	}
 	return o.commit()

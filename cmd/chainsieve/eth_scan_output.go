@@ -25,7 +25,7 @@ import (
 // plan and the summary to stderr, a progress line when stderr is a
 // terminal. The exit code is 0 only when the whole answer was written.
 func runScan(ctx context.Context, e *env, cfg scan.Config, ev *eventSet, f *ethScanFlags, out *ethOutput) int {
-	w := logWriter{out: out.buf, ev: ev, format: f.format(), header: cfg.Resume != nil && cfg.Resume.Logs > 0}
+	w := logWriter{out: out.buf, ev: ev, format: f.format(), header: cfg.Resume != nil && cfg.Resume.Logs > 0, status: f.follow}
 	bar := &ethProgress{line: progress.New(e.stderr)}
 	cfg.Emit = func(logs []*types.Log) error {
 		bar.clear()
@@ -59,7 +59,17 @@ func runScan(ctx context.Context, e *env, cfg scan.Config, ev *eventSet, f *ethS
 	// One stderr line per retried request: what failed, attempt n of m,
 	// the next wait.
 	cfg.Client.OnRetry = func(r scan.Retry) { bar.notice(e.stderr, untrusted.Line(r.String(), maxPeerText)) }
-	st, err := scan.Run(ctx, cfg)
+	var st scan.Stats
+	var err error
+	if f.follow {
+		st, err = scan.Follow(ctx, cfg, scan.FollowOptions{Confirmations: uint64(f.confirmations), Poll: f.poll,
+			Head: func(h scan.FollowHead) { e.pause("head") }})
+		if errors.Is(err, context.Canceled) && st.Following {
+			err = nil // Ctrl-C is how a follow ends: what it printed is whole to its last head
+		}
+	} else {
+		st, err = scan.Run(ctx, cfg)
+	}
 	e.pause("scanned")
 	bar.clear()
 	if ferr := out.finish(); err == nil {
@@ -68,6 +78,9 @@ func runScan(ctx context.Context, e *env, cfg scan.Config, ev *eventSet, f *ethS
 		fmt.Fprintf(e.stderr, "chainsieve eth scan: %v\n", ferr)
 	}
 	printSummary(e.stderr, cfg, st, err)
+	if f.follow && st.Following {
+		fmt.Fprintf(e.stderr, "follow: %d heads of the node handled, %d reorganisations, %d logs printed removed; every log of blocks up to %d printed\n", st.Heads, st.Reorgs, st.Removed, st.Next-1)
+	}
 	if writeEthStats(e, f.stats, cfg, st, err) {
 		return exitFailure
 	}
@@ -120,6 +133,10 @@ func printPlan(w io.Writer, cfg scan.Config, st scan.Stats, out *ethOutput) {
 	printAnchor(w, cfg, st)
 	if st.Resumed {
 		fmt.Fprintf(w, "resuming into %s: the stopped run wrote %d logs, all those before block %d; the anchor and the range are the stopped run's\n", out.name, st.ResumedLogs, st.From)
+	}
+	if st.From > st.To { // a follow resumed after its range
+		fmt.Fprintf(w, "following the node's heads after block %d, verify %s\n", st.To, cfg.Mode)
+		return
 	}
 	fmt.Fprintf(w, "blocks %d to %d, verify %s, index %s\n", st.From, st.To, cfg.Mode, st.Index)
 }
@@ -207,6 +224,7 @@ type logWriter struct {
 	ev     *eventSet // nil: no decoding
 	format ethFormat
 	header bool        // the table's or the CSV's header row is printed
+	status bool        // the table has a STATUS column (--follow): added or removed
 	csv    *csv.Writer // --csv, from the first row
 }
 
@@ -218,11 +236,29 @@ func (w *logWriter) write(l *types.Log) error {
 	case formatCSV:
 		return w.writeCSV(l, args, argErr)
 	}
+	if w.status {
+		return w.writeStatusRow(l, args, argErr)
+	}
 	if !w.header {
 		fmt.Fprintf(w.out, "%-8s %-5s %-5s %-42s  %-12s %s\n", "BLOCK", "TX", "LOG", "ADDRESS", "EVENT", "ARGUMENTS")
 		w.header = true
 	}
 	_, err := fmt.Fprintf(w.out, "%-8d %-5d %-5d %-42s  %-12s %s\n", l.BlockNumber, l.TxIndex, l.Index, l.Address.Hex(), w.name(l), describeArgs(l, args, argErr))
+	return err
+}
+
+// writeStatusRow is a table row of a follow: the STATUS column says
+// whether the log was added or removed by a reorganisation.
+func (w *logWriter) writeStatusRow(l *types.Log, args []event.Arg, argErr error) error {
+	if !w.header {
+		fmt.Fprintf(w.out, "%-8s %-5s %-5s %-7s %-42s  %-12s %s\n", "BLOCK", "TX", "LOG", "STATUS", "ADDRESS", "EVENT", "ARGUMENTS")
+		w.header = true
+	}
+	status := "added"
+	if l.Removed {
+		status = "removed"
+	}
+	_, err := fmt.Fprintf(w.out, "%-8d %-5d %-5d %-7s %-42s  %-12s %s\n", l.BlockNumber, l.TxIndex, l.Index, status, l.Address.Hex(), w.name(l), describeArgs(l, args, argErr))
 	return err
 }
 

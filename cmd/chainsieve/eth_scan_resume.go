@@ -134,7 +134,7 @@ func syncDir(dir string) error {
 // answer (the anchor and the range are pinned by the checkpoint).
 var resumeFree = map[string]bool{"rpc": true, "index": true, "concurrency": true, "batch": true,
 	"timeout": true, "retries": true, "stats": true, "resume": true, "out": true,
-	"confirm-rpc": true, "confirm-min": true}
+	"confirm-rpc": true, "confirm-min": true, "poll": true}
 
 // commandKey writes the arguments that shape the answer in one form:
 // --name=value for each flag in the order given, positionals as they are,

@@ -165,6 +165,12 @@ func TestEthScanUsage(t *testing.T) {
 		{[]string{"--from", "200", "--to", "100"}, "--from 200 is after --to 100"},
 		{[]string{"--json", "--csv"}, "exclude each other"},
 		{[]string{"--resume"}, "--resume appends to the file a stopped run wrote"},
+		{[]string{"--confirmations", "3"}, "need --follow"},
+		{[]string{"--poll", "1s"}, "need --follow"},
+		{[]string{"--follow", "--confirmations", "-1"}, "--confirmations -1"},
+		{[]string{"--follow", "--poll", "-1s"}, "--poll -1s"},
+		{[]string{"--follow", "--to", "100"}, "--follow with --to 100"},
+		{[]string{"--rpc", "http://127.0.0.1:1", "--from", "1", "--follow", "--to", "0x20"}, "--follow with --to 32"},
 	}
 	for _, tt := range tests {
 		code, _, stderr := runCLI(t, append([]string{"eth", "scan"}, tt.args...)...)

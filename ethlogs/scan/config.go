@@ -146,6 +146,7 @@ type Stats struct {
 	Candidates     uint64 // blocks whose receipts were fetched
 	Matched        uint64 // blocks with at least one matching log
 	Logs           uint64 // logs emitted in this run (with Removed ones)
+	Following      bool   // a follow's range is done: it follows the node's heads
 	Heads          uint64 // a follow's steps: heads of the node handled ([Follow])
 	Reorgs         uint64 // reorganisations a follow met
 	Removed        uint64 // logs a follow emitted removed

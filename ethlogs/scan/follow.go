@@ -186,6 +186,7 @@ func (s *scanner) followHeads(ctx context.Context) error {
 		return err
 	}
 	defer src.close()
+	s.stats.Following = true
 	var last common.Hash
 	for {
 		head, err := src.next(ctx)
