@@ -133,6 +133,11 @@ func (s *scanner) run(ctx context.Context) error {
 		return err
 	}
 	s.stats.Linked = true
+	if s.follow != nil { // known now: a checkpoint of the range's last block carries it
+		if s.follow.window, err = s.rangeWindow(); err != nil {
+			return err
+		}
+	}
 	err = s.receipts(ctx)
 	bytes2, _, _, _ := s.client.Counters()
 	s.stats.ReceiptBytes = bytes2 - bytes1
@@ -140,11 +145,6 @@ func (s *scanner) run(ctx context.Context) error {
 		return err
 	}
 	s.stats.Next = s.stats.To + 1
-	if s.follow != nil {
-		if s.follow.window, err = s.rangeWindow(); err != nil {
-			return err
-		}
-	}
 	return s.report()
 }
 
