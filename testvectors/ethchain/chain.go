@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/lru"
 	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethdb"
@@ -27,6 +28,16 @@ type Chain struct {
 	Config *params.ChainConfig
 	Head   uint64
 	Sizes  []Sizes // by block number
+
+	receipts *lru.Cache[common.Hash, types.Receipts]
+}
+
+// receiptsCache is core.BlockChain's receipts cache size (receiptsCacheLimit).
+const receiptsCache = 32
+
+func newChain(db ethdb.Database, blocks int, sizes []Sizes) *Chain {
+	return &Chain{DB: db, Config: genesis().Config, Head: uint64(blocks), Sizes: sizes,
+		receipts: lru.NewCache[common.Hash, types.Receipts](receiptsCache)}
 }
 
 // Memory generates a chain of blocks blocks after its genesis in memory.
@@ -36,7 +47,7 @@ func Memory(blocks int) (*Chain, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Chain{DB: db, Config: genesis().Config, Head: uint64(blocks), Sizes: sizes}, nil
+	return newChain(db, blocks, sizes), nil
 }
 
 // Cached opens the chain of blocks blocks kept in the user cache directory
@@ -67,7 +78,7 @@ func Open(dir string, blocks int) (*Chain, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ethchain: %w", err)
 	}
-	return &Chain{DB: rawdb.NewDatabase(kv), Config: genesis().Config, Head: uint64(blocks), Sizes: sizes}, nil
+	return newChain(rawdb.NewDatabase(kv), blocks, sizes), nil
 }
 
 func create(dir string, blocks int) error {
@@ -136,8 +147,11 @@ func (c *Chain) GetCanonicalHash(number uint64) common.Hash {
 }
 
 // GetReceiptsByHash returns a block's receipts with their derived fields,
-// as core.BlockChain does (without its cache).
+// as core.BlockChain does, with its cache of the last 32 blocks read.
 func (c *Chain) GetReceiptsByHash(hash common.Hash) types.Receipts {
+	if rs, ok := c.receipts.Get(hash); ok {
+		return rs
+	}
 	n, ok := rawdb.ReadHeaderNumber(c.DB, hash)
 	if !ok {
 		return nil
@@ -146,7 +160,11 @@ func (c *Chain) GetReceiptsByHash(hash common.Hash) types.Receipts {
 	if h == nil {
 		return nil
 	}
-	return rawdb.ReadReceipts(c.DB, hash, n, h.Time, c.Config)
+	rs := rawdb.ReadReceipts(c.DB, hash, n, h.Time, c.Config)
+	if rs != nil {
+		c.receipts.Add(hash, rs)
+	}
+	return rs
 }
 
 // GetRawReceipts returns a block's receipts as stored.
