@@ -14,7 +14,8 @@
 // root) depends on execution. Headers, bodies and receipts are written with
 // go-ethereum's rawdb into a go-ethereum database, as a node stores them;
 // [Cached] keeps that database under the user cache directory, so the
-// 20,000-block chain is generated once per machine (about a gigabyte).
+// 20,000-block chain is generated once per machine (648 MB; 9.4 minutes
+// on a shared 2-core machine).
 //
 // A [Chain] serves go-ethereum's log index (core/filtermaps) and its
 // eth_getLogs (eth/filters) through [Chain.FilterMaps] and [Chain.Backend],

@@ -69,7 +69,7 @@ type generator struct {
 	users     *rand.Zipf
 	contract  []common.Address
 	user      map[uint64]common.Hash // as topics, by rank: filled as drawn
-	other     []common.Hash // EventTopic by rank; zero for the others
+	other     []common.Hash          // EventTopic by rank; zero for the others
 	chainID   *big.Int
 	nonce     uint64
 }
