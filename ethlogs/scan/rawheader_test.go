@@ -3,6 +3,7 @@ package scan
 import (
 	"bytes"
 	"encoding/json"
+	"sync"
 	"testing"
 
 	"github.com/chainsieve/chainsieve/ethlogs/scan/demo"
@@ -12,16 +13,25 @@ import (
 	"github.com/ethereum/go-ethereum/rlp"
 )
 
+// rawDemo is one demo node for the differential tests of the raw
+// answers; it is read-only.
+var rawDemoChain = sync.OnceValues(func() (*demo.Chain, error) { return demo.Start(demo.DefaultBlocks) })
+
+func rawDemo(t *testing.T) *demo.Chain {
+	t.Helper()
+	c, err := rawDemoChain()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // TestRawHeaderAgainstJSON fetches every header of the demo chain both
 // ways, debug_getRawHeader and eth_getHeaderByNumber, and requires the
 // same header and hash from decodeRawHeader as from the JSON path, whose
 // hash go-ethereum computes from the fields.
 func TestRawHeaderAgainstJSON(t *testing.T) {
-	c, err := demo.Start(demo.DefaultBlocks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := rawDemo(t)
 	client := NewClient(c.URL)
 	defer client.Close()
 	var calls []Call

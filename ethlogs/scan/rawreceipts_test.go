@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/chainsieve/chainsieve/ethlogs"
-	"github.com/chainsieve/chainsieve/ethlogs/scan/demo"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 )
@@ -17,11 +16,7 @@ import (
 // gives: the same receipts root, statuses, gas and logs; and the
 // transactions of debug_getRawBlock to be eth_getBlockByNumber's.
 func TestRawReceiptsAgainstJSON(t *testing.T) {
-	c, err := demo.Start(demo.DefaultBlocks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := rawDemo(t)
 	client := NewClient(c.URL)
 	defer client.Close()
 	var calls []Call
