@@ -282,7 +282,9 @@ func testResumeNodeGone(t *testing.T, index string) {
 	p.Intercept(func(calls []scantest.Request) *scantest.Fault {
 		mu.Lock()
 		defer mu.Unlock()
-		if slices.ContainsFunc(calls, func(r scantest.Request) bool { return r.Method == "eth_getBlockReceipts" }) {
+		if slices.ContainsFunc(calls, func(r scantest.Request) bool {
+			return r.Method == "eth_getBlockReceipts" || r.Method == "debug_getRawReceipts"
+		}) {
 			if receipts++; receipts == 3 {
 				down = true
 			}

@@ -14,7 +14,9 @@ import (
 	"github.com/chainsieve/chainsieve/ethlogs/scan/demo"
 	"github.com/chainsieve/chainsieve/ethlogs/scan/scantest"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rlp"
 )
 
 func TestParseBlock(t *testing.T) {
@@ -242,7 +244,7 @@ func TestScanTailReorg(t *testing.T) {
 	// A proxy serving another tail: blocks from 290 on with other extra
 	// data, each linked to the one before.
 	const fork = 290
-	forged := map[uint64]json.RawMessage{}
+	forged, forgedRaw := map[uint64]json.RawMessage{}, map[uint64]json.RawMessage{}
 	var parent common.Hash
 	for n := uint64(fork - 1); n <= c.Head; n++ {
 		var h types.Header
@@ -252,12 +254,17 @@ func TestScanTailReorg(t *testing.T) {
 		if n >= fork {
 			h.ParentHash, h.Extra = parent, []byte("reorganised")
 			forged[n], _ = json.Marshal(&h) // with the new hash
+			enc, _ := rlp.EncodeToBytes(&h)
+			forgedRaw[n], _ = json.Marshal(hexutil.Bytes(enc))
 		}
 		parent = h.Hash()
 	}
 	p := scantest.NewProxy(c.URL)
 	defer p.Close()
 	p.Rewrite(func(call scantest.Request, result json.RawMessage) json.RawMessage {
+		if f := forgedRaw[uint64(call.Block())]; f != nil && call.Method == "debug_getRawHeader" {
+			return f
+		}
 		if f := forged[uint64(call.Block())]; f != nil && call.Block() >= fork {
 			return f
 		}

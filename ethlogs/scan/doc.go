@@ -11,23 +11,31 @@
 //     fetches the headers from the end of the persistent index
 //     ([ethlogs/index], one per chain and first block under
 //     [Config.IndexDir]) up to the anchor or the end of the range, in
-//     batched JSON-RPC requests (eth_getHeaderByNumber where the node has
-//     it, else eth_getBlockByNumber(n, false)) with several requests in
-//     flight, checks that each header's fields hash to the hash the node
-//     claims and that it links to its parent, appends it to the index, and
+//     batched JSON-RPC requests (the header's RLP with debug_getRawHeader
+//     where the node serves it, its hash the Keccak-256 of the bytes
+//     received; else eth_getHeaderByNumber, else eth_getBlockByNumber(n,
+//     false), whose fields must hash to the hash the node claims) with
+//     several requests in flight, checks that each header links to its
+//     parent, appends it to the index, and
 //     finally checks that the block at the anchor's height is the anchor
 //     (and the block at the range's end, where it is after the anchor, the
 //     node's). Every header up to the anchor is then as trusted as the
 //     anchor; those after it form a chain linked forward to it, counted in
 //     [Stats.Unfinalized].
 //  2. Receipts. The index gives the blocks whose logsBloom passes the
-//     compiled query ([ethlogs.Matcher]); for those only, it fetches
-//     eth_getBlockReceipts (one eth_getTransactionReceipt per transaction
-//     where the node lacks it), verifies them with
-//     [ethlogs.VerifyReceipts] against the trusted header, fetches the
-//     transactions of the blocks with matches and verifies them with
-//     [ethlogs.VerifyTransactions], and hands the logs that match exactly,
-//     in eth_getLogs order and JSON shape, to [Config.Emit].
+//     compiled query ([ethlogs.Matcher]); for those only, it fetches the
+//     receipts (their consensus encodings with debug_getRawReceipts where
+//     the node serves it and transaction hashes are proven; else
+//     eth_getBlockReceipts; else one eth_getTransactionReceipt per
+//     transaction), verifies them with [ethlogs.VerifyReceipts] against
+//     the trusted header, fetches the transactions of the blocks with
+//     matches (debug_getRawBlock, else eth_getBlockByHash) and verifies
+//     them with [ethlogs.VerifyTransactions], and hands the logs that
+//     match exactly, in eth_getLogs order and JSON shape, to
+//     [Config.Emit]. The raw answers spare the node its JSON encoding and
+//     the client its decoding; any error object to one of them (providers
+//     refuse the debug namespace in many ways) turns that kind of request
+//     to JSON for the rest of the run.
 //
 // What is proven: the receipts root commits to every receipt's status,
 // gas, bloom and logs (address, topics, data), and the header bloom is

@@ -127,7 +127,9 @@ func TestNodeDown(t *testing.T) {
 		p.Intercept(func(calls []scantest.Request) *scantest.Fault {
 			mu.Lock()
 			defer mu.Unlock()
-			if slices.ContainsFunc(calls, func(r scantest.Request) bool { return r.Method == "eth_getBlockReceipts" }) {
+			if slices.ContainsFunc(calls, func(r scantest.Request) bool {
+				return r.Method == "eth_getBlockReceipts" || r.Method == "debug_getRawReceipts"
+			}) {
 				if receipts++; receipts == 4 {
 					downUntil = time.Now().Add(downFor)
 				}
@@ -166,17 +168,18 @@ func TestNodeDown(t *testing.T) {
 }
 
 // TestPerTransactionReceipts serves a node without eth_getBlockReceipts
-// and eth_getHeaderByNumber: the scan falls back to one
-// eth_getTransactionReceipt per transaction and to eth_getBlockByNumber,
-// and finds the same logs.
+// and eth_getHeaderByNumber, nor the debug namespace's raw headers and
+// receipts: the scan falls back to one eth_getTransactionReceipt per
+// transaction and to eth_getBlockByNumber, and finds the same logs.
 func TestPerTransactionReceipts(t *testing.T) {
 	c := startDemo(t)
 	q := ethlogs.Query{Addresses: []common.Address{c.Contracts.Registry, c.Contracts.Anon}}
 	want := getLogs(t, c.URL, withRange(q, 0, c.Head))
 	p := scantest.NewProxy(c.URL)
 	defer p.Close()
-	p.Disable("eth_getBlockReceipts")
-	p.Disable("eth_getHeaderByNumber")
+	for _, m := range []string{"eth_getBlockReceipts", "eth_getHeaderByNumber", "debug_getRawReceipts", "debug_getRawHeader"} {
+		p.Disable(m)
+	}
 	got, st, err := collect(t.Context(), scan.Config{Client: scan.NewClient(p.URL), Query: q, IndexDir: t.TempDir()})
 	if err != nil || !st.PerTransaction || !slices.Equal(got, want) {
 		t.Errorf("without eth_getBlockReceipts: %v, per transaction %t, %d logs, want %d", err, st.PerTransaction, len(got), len(want))

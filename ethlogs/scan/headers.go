@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/chainsieve/chainsieve/ethlogs"
@@ -66,23 +67,37 @@ func blockError(number uint64, hash common.Hash, reason error, format string, ar
 type span struct{ lo, hi uint64 }
 
 // fetchHeaders fetches the headers of sp in as few requests as the
-// provider allows, with eth_getHeaderByNumber(n) where the node has it
-// (geth does: the node then reads no block body, which halves its work)
-// and eth_getBlockByNumber(n, false) otherwise.
+// provider allows: their RLP with debug_getRawHeader(n) where the node
+// serves it (no JSON, and the hash is the Keccak-256 of the bytes),
+// else eth_getHeaderByNumber(n) (geth: the node then reads no block
+// body, which halves its work), else eth_getBlockByNumber(n, false).
 func (s *scanner) fetchHeaders(ctx context.Context, sp span) ([]*block, error) {
-	blockMethod := s.noHeaderMethod.Load()
+	raw, blockMethod := !s.noRawHeader.Load(), s.noHeaderMethod.Load()
 	calls := make([]Call, sp.hi-sp.lo+1)
 	for i := range calls {
 		n := hexutil.Uint64(sp.lo + uint64(i))
-		calls[i] = Call{Method: "eth_getHeaderByNumber", Params: []any{n}}
-		if blockMethod {
+		switch {
+		case raw:
+			calls[i] = Call{Method: rawHeaderMethod, Params: []any{n}}
+		case blockMethod:
 			calls[i] = Call{Method: "eth_getBlockByNumber", Params: []any{n, false}}
+		default:
+			calls[i] = Call{Method: "eth_getHeaderByNumber", Params: []any{n}}
 		}
 	}
 	if err := s.sendDecoded(ctx, calls, s.headerBatch, decodeHeaders); err != nil {
 		return nil, fmt.Errorf("scan: headers %d to %d: %w", sp.lo, sp.hi, err)
 	}
-	if !blockMethod && isUnsupported(calls[0].Err) {
+	// Providers refuse the debug namespace in many ways (-32601, -32600
+	// "not allowed", -32000 "disabled"): any error object to a raw header
+	// turns to JSON for the rest of the run, which then reports a real
+	// error about the block in its own words.
+	var re *RPCError
+	if raw && errors.As(calls[0].Err, &re) {
+		s.noRawHeader.Store(true)
+		return s.fetchHeaders(ctx, sp)
+	}
+	if !raw && !blockMethod && isUnsupported(calls[0].Err) {
 		s.noHeaderMethod.Store(true)
 		return s.fetchHeaders(ctx, sp)
 	}
@@ -94,9 +109,10 @@ func (s *scanner) fetchHeaders(ctx context.Context, sp span) ([]*block, error) {
 		}
 		var b *block
 		var err error
-		if bj, ok := c.Value.(*blockJSON); ok {
-			b, err = blockOf(bj, n)
-		} else {
+		switch {
+		case raw:
+			b, err = decodeRawHeader(c.Result, n)
+		default:
 			b, err = decodeBlock(c.Result, n)
 		}
 		if err != nil {

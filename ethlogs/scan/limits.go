@@ -44,7 +44,7 @@ func (c *Call) limit(budget int) int {
 	if l <= 0 {
 		l = budget
 		switch c.Method {
-		case "eth_getHeaderByNumber", "eth_getHeaderByHash":
+		case "eth_getHeaderByNumber", "eth_getHeaderByHash", rawHeaderMethod:
 			l = headerLimit
 		case "eth_getBlockByNumber", "eth_getBlockByHash":
 			if len(c.Params) < 2 || c.Params[1] != true {

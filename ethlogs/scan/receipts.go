@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/chainsieve/chainsieve/ethlogs"
@@ -120,12 +121,15 @@ func (s *scanner) candidates(numbers []uint64, cands []candidate, lo, hi uint64)
 	return numbers, cands, nil
 }
 
-// fetchReceipts fetches, for each block, its receipts (eth_getBlockReceipts,
-// or one eth_getTransactionReceipt per transaction where the node lacks
-// it) and, unless this run fetched it already, its header by hash; it
-// verifies them and keeps the logs that match.
+// fetchReceipts fetches, for each block, its receipts (their consensus
+// encodings with debug_getRawReceipts where the node serves them and the
+// scan proves transaction hashes, else eth_getBlockReceipts, else one
+// eth_getTransactionReceipt per transaction) and, unless this run fetched
+// it already, its header by hash; it verifies them and keeps the logs
+// that match.
 func (s *scanner) fetchReceipts(ctx context.Context, blocks []candidate) ([]found, error) {
 	perTx := s.perTx.Load()
+	raw := s.rawReceipts()
 	var calls []Call
 	at := make([][2]int, len(blocks)) // the header's and the receipts' call, -1 for none
 	for i, c := range blocks {
@@ -134,7 +138,11 @@ func (s *scanner) fetchReceipts(ctx context.Context, blocks []candidate) ([]foun
 			at[i][0] = len(calls)
 			calls = append(calls, Call{Method: "eth_getBlockByHash", Params: []any{c.hash, false}})
 		}
-		if !perTx {
+		switch {
+		case raw:
+			at[i][1] = len(calls)
+			calls = append(calls, Call{Method: rawReceiptsMethod, Params: []any{c.hash}})
+		case !perTx:
 			at[i][1] = len(calls)
 			calls = append(calls, Call{Method: "eth_getBlockReceipts", Params: []any{c.hash}})
 		}
@@ -142,7 +150,12 @@ func (s *scanner) fetchReceipts(ctx context.Context, blocks []candidate) ([]foun
 	if err := s.send(ctx, calls, s.receiptsBatch); err != nil {
 		return nil, fmt.Errorf("scan: receipts of blocks %d to %d: %w", blocks[0].number, blocks[len(blocks)-1].number, err)
 	}
-	if !perTx && calls[at[0][1]].Err != nil && isUnsupported(calls[at[0][1]].Err) {
+	var re *RPCError
+	if raw && errors.As(calls[at[0][1]].Err, &re) { // refused: see fetchHeaders
+		s.noRawReceipts.Store(true)
+		return s.fetchReceipts(ctx, blocks)
+	}
+	if !raw && !perTx && calls[at[0][1]].Err != nil && isUnsupported(calls[at[0][1]].Err) {
 		s.perTx.Store(true)
 		return s.fetchReceipts(ctx, blocks)
 	}
@@ -158,11 +171,21 @@ func (s *scanner) fetchReceipts(ctx context.Context, blocks []candidate) ([]foun
 			return nil, fmt.Errorf("scan: %w", err)
 		}
 		out[i] = found{c.number, logs}
-		if len(logs) > 0 && s.cfg.Mode != None && !s.cfg.TrustTxHashes {
+		if len(logs) > 0 && s.proves() {
 			withLogs = append(withLogs, matched{b, rs, logs})
 		}
 	}
 	return out, s.proveTxHashes(ctx, withLogs)
+}
+
+// proves reports whether the scan proves its logs' transaction hashes.
+func (s *scanner) proves() bool { return s.cfg.Mode != None && !s.cfg.TrustTxHashes }
+
+// rawReceipts reports whether to ask for receipts' consensus encodings,
+// which carry no transaction hash: only where the scan proves them from
+// the block's transactions, and the node has not refused.
+func (s *scanner) rawReceipts() bool {
+	return s.proves() && !s.noRawReceipts.Load() && !s.perTx.Load()
 }
 
 // blockReceipts decodes the header and receipts of one block of a batch,
@@ -188,7 +211,11 @@ func (s *scanner) blockReceipts(ctx context.Context, c candidate, calls []Call, 
 	}
 	rc := calls[at[1]]
 	if rc.Err != nil {
-		return nil, nil, fmt.Errorf("block %d: eth_getBlockReceipts: %w", c.number, rc.Err)
+		return nil, nil, fmt.Errorf("block %d: %s: %w", c.number, rc.Method, rc.Err)
+	}
+	if rc.Method == rawReceiptsMethod {
+		rs, err := decodeRawReceipts(rc.Result, c.number)
+		return b, rs, err
 	}
 	rs, err := decodeReceipts(rc.Result, c.number)
 	return b, rs, err

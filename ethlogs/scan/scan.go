@@ -24,6 +24,9 @@ type scanner struct {
 	headerBatch, receiptsBatch *limit
 	perTx                      atomic.Bool // the node lacks eth_getBlockReceipts
 	noHeaderMethod             atomic.Bool // the node lacks eth_getHeaderByNumber
+	noRawHeader                atomic.Bool // the node does not serve debug_getRawHeader
+	noRawReceipts              atomic.Bool // the node does not serve debug_getRawReceipts
+	noRawBlock                 atomic.Bool // the node does not serve debug_getRawBlock
 	splits                     atomic.Int64
 
 	knownMu    sync.Mutex

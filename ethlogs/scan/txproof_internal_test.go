@@ -41,18 +41,27 @@ func sampleTxs(t testing.TB) ([]byte, *types.Header, types.Receipts) {
 	return raw, h, rs
 }
 
+// proveJSON proves a block's transactions as eth_getBlockByHash lists them.
+func proveJSON(m matched, raw json.RawMessage) error {
+	txs, err := decodeTxs(raw, m.b, false)
+	if err != nil {
+		return err
+	}
+	return proveBlockTxs(m, txs)
+}
+
 func TestProveBlockTxs(t *testing.T) {
 	raw, h, rs := sampleTxs(t)
 	log := &types.Log{TxIndex: 1}
 	m := matched{b: &block{header: h, hash: h.Hash()}, rs: rs, logs: []*types.Log{log}}
-	if err := proveBlockTxs(m, raw); err != nil || log.TxHash != rs[1].TxHash {
+	if err := proveJSON(m, raw); err != nil || log.TxHash != rs[1].TxHash {
 		t.Fatalf("proveBlockTxs = %v, log hash %s; want nil, %s", err, log.TxHash, rs[1].TxHash)
 	}
 	m.rs = rs[:1]
-	if err := proveBlockTxs(m, raw); err == nil {
+	if err := proveJSON(m, raw); err == nil {
 		t.Error("proveBlockTxs(2 transactions, 1 receipt) = nil")
 	}
-	if err := proveBlockTxs(m, []byte(`{"transactions":[{"type":"0x7e"}]}`)); err == nil || !strings.Contains(err.Error(), "turn the proof off") {
+	if err := proveJSON(m, []byte(`{"transactions":[{"type":"0x7e"}]}`)); err == nil || !strings.Contains(err.Error(), "turn the proof off") {
 		t.Errorf("proveBlockTxs(an unknown transaction type) = %v", err)
 	}
 }
@@ -68,7 +77,7 @@ func FuzzProveBlockTxs(f *testing.F) {
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m := matched{b: &block{header: h, hash: h.Hash()}, rs: rs}
-		if proveBlockTxs(m, data) != nil {
+		if proveJSON(m, data) != nil {
 			return
 		}
 		var body struct {
@@ -108,7 +117,7 @@ func BenchmarkProveBlockTxs(b *testing.B) {
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := proveBlockTxs(m, raw); err != nil {
+		if err := proveJSON(m, raw); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -49,7 +49,8 @@ const FinalityDepth = 32
 
 // Start builds the demo chain with the given number of blocks after
 // genesis ([DefaultBlocks] for the CLI's) and serves it on a port of
-// 127.0.0.1 the kernel picks, with the eth API only. Close stops it.
+// 127.0.0.1 the kernel picks, with the eth API and the debug one (raw
+// headers and receipts, as full nodes serve them). Close stops it.
 func Start(blocks int) (*Chain, error) { return StartDense(blocks, 0) }
 
 // StartDense is [Start] with txs transactions in every block after the
@@ -78,7 +79,7 @@ func StartWith(o Options) (*Chain, error) {
 	conf := node.DefaultConfig
 	conf.DataDir = "" // in memory
 	conf.P2P = p2p.Config{NoDiscovery: true, ListenAddr: ""}
-	conf.HTTPHost, conf.HTTPPort, conf.HTTPModules = "127.0.0.1", 0, []string{"eth"}
+	conf.HTTPHost, conf.HTTPPort, conf.HTTPModules = "127.0.0.1", 0, []string{"eth", "debug"}
 	conf.AuthAddr, conf.AuthPort = "127.0.0.1", 0
 	conf.WSHost, conf.IPCPath = "", ""
 	if o.WS {

@@ -48,9 +48,11 @@ func PadAnswers(p *Proxy, n int64) func([]Request) *Fault {
 
 // HugeExtraData answers each request for headers by number
 // (eth_getHeaderByNumber, as a scan fetches them in batches) with blocks
-// whose extraData holds n bytes; other requests go to the node.
+// whose extraData holds n bytes, and refuses raw headers
+// (debug_getRawHeader), as a node without them, so that a scan asks for
+// JSON; other requests go to the node.
 func HugeExtraData(n int64) func([]Request) *Fault {
-	return replace("eth_getHeaderByNumber", nil, func(w io.Writer, c Request) error {
+	huge := replace("eth_getHeaderByNumber", nil, func(w io.Writer, c Request) error {
 		if _, err := io.WriteString(w, `{"number":"`+jsonString(c.Params, 0)+`","extraData":"0x`); err != nil {
 			return err
 		}
@@ -60,13 +62,66 @@ func HugeExtraData(n int64) func([]Request) *Fault {
 		_, err := io.WriteString(w, `"}`)
 		return err
 	})
+	return func(calls []Request) *Fault {
+		if f := refuse(nil, "debug_getRawHeader", calls); f != nil {
+			return f
+		}
+		return huge(calls)
+	}
+}
+
+// HugeRawHeader answers each debug_getRawHeader call with n bytes of hex
+// (n/2 bytes of "header"); other requests go to the node.
+func HugeRawHeader(n int64) func([]Request) *Fault {
+	return replace("debug_getRawHeader", nil, func(w io.Writer, c Request) error {
+		if _, err := io.WriteString(w, `"0x`); err != nil {
+			return err
+		}
+		if err := repeat(w, "ab", n); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, `"`)
+		return err
+	})
+}
+
+// refuse answers a request holding calls of method with error -32601 for
+// each of them, as a node without the method, and the node's answers
+// through p for the others (without p: only a request whose calls are all
+// of method is answered). nil for other requests.
+func refuse(p *Proxy, method string, calls []Request) *Fault {
+	refused := map[int]bool{}
+	for i, c := range calls {
+		if c.Method == method {
+			refused[i] = true
+		}
+	}
+	if len(refused) == 0 || p == nil && len(refused) < len(calls) {
+		return nil
+	}
+	if p != nil {
+		return p.serveSome(calls, refused, nil)
+	}
+	answers := make([]answer, len(calls))
+	for i, c := range calls {
+		answers[i] = answer{Version: "2.0", ID: c.ID, Error: json.RawMessage(`{"code":-32601,"message":"the method ` + method + ` does not exist/is not available"}`)}
+	}
+	var b []byte
+	if len(answers) == 1 {
+		b, _ = json.Marshal(answers[0])
+	} else {
+		b, _ = json.Marshal(answers)
+	}
+	return &Fault{Body: string(b)}
 }
 
 // HugeLogData answers each eth_getBlockReceipts with a receipt, well
-// formed but not the block's, whose one log holds n bytes of data; the
-// other calls of a request get the node's answers.
+// formed but not the block's, whose one log holds n bytes of data, and
+// refuses raw receipts (debug_getRawReceipts), as a node without them, so
+// that a scan asks for JSON; the other calls of a request get the node's
+// answers.
 func HugeLogData(p *Proxy, n int64) func([]Request) *Fault {
-	return replace("eth_getBlockReceipts", p, func(w io.Writer, c Request) error {
+	huge := replace("eth_getBlockReceipts", p, func(w io.Writer, c Request) error {
 		head := `[{"type":"0x0","status":"0x1","cumulativeGasUsed":"0x5208","logsBloom":"0x` + strings.Repeat("0", 512) +
 			`","logs":[{"address":"0x` + strings.Repeat("11", 20) + `","topics":[],"data":"0x`
 		if _, err := io.WriteString(w, head); err != nil {
@@ -77,6 +132,28 @@ func HugeLogData(p *Proxy, n int64) func([]Request) *Fault {
 		}
 		tx := `"transactionHash":"0x` + strings.Repeat("22", 32) + `","transactionIndex":"0x0","blockHash":"` + jsonString(c.Params, 0) + `"`
 		_, err := io.WriteString(w, `",`+tx+`,"logIndex":"0x0","removed":false}],`+tx+`,"gasUsed":"0x5208"}]`)
+		return err
+	})
+	return func(calls []Request) *Fault {
+		if f := refuse(p, "debug_getRawReceipts", calls); f != nil {
+			return f
+		}
+		return huge(calls)
+	}
+}
+
+// HugeRawReceipts answers each debug_getRawReceipts call with one
+// "receipt" of n bytes of hex; the other calls of a request get the
+// node's answers.
+func HugeRawReceipts(p *Proxy, n int64) func([]Request) *Fault {
+	return replace("debug_getRawReceipts", p, func(w io.Writer, c Request) error {
+		if _, err := io.WriteString(w, `["0x`); err != nil {
+			return err
+		}
+		if err := repeat(w, "cd", n); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, `"]`)
 		return err
 	})
 }
