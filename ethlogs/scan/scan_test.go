@@ -60,6 +60,7 @@ func demoQueries(c *demo.Chain) []struct {
 // pipeline (over HTTP, with a shared index) and requires exactly the
 // node's own eth_getLogs answer, byte for byte.
 func TestScanMatchesGetLogs(t *testing.T) {
+	t.Parallel()
 	c := startDemo(t)
 	dir := t.TempDir()
 	nonEmpty := 0
@@ -95,6 +96,7 @@ func withRange(q ethlogs.Query, from, to uint64) ethlogs.Query {
 // TestScanRandomQueries compares random queries and ranges with
 // eth_getLogs, in every verification mode.
 func TestScanRandomQueries(t *testing.T) {
+	t.Parallel()
 	c := startDemo(t)
 	r := rand.New(rand.NewPCG(6, 6))
 	k := c.Contracts
