@@ -94,6 +94,7 @@ func TestFaults(t *testing.T) {
 		}, 0, func(st scan.Stats) bool { return st.Splits > 0 && st.Retries > 0 }},
 	} {
 		t.Run(strings.ReplaceAll(tt.name, " ", "_"), func(t *testing.T) {
+			t.Parallel()
 			p := scantest.NewProxy(c.URL)
 			defer p.Close()
 			var requests atomic.Int64
