@@ -103,7 +103,11 @@ func TestScanRandomQueries(t *testing.T) {
 	addrs := []common.Address{k.Token, k.Stable, k.Pool, k.Pair, k.Registry, k.Pinger, k.Anon, {0xee}}
 	topics := []common.Hash{transferTopic, approvalTopic, swapTopic, pingTopic, user(0), user(1), user(2), {0xee}}
 	dir := t.TempDir()
-	for i := range 40 {
+	queries := 40
+	if testing.Short() {
+		queries = 12
+	}
+	for i := range queries {
 		var q ethlogs.Query
 		for range r.IntN(3) {
 			q.Addresses = append(q.Addresses, addrs[r.IntN(len(addrs))])
