@@ -108,6 +108,7 @@ func trustLines(stderr string) string {
 // on the demo chain (head 300, finalized 268): the logs, and the lines
 // that say which block is trusted, why, and what comes after it.
 func TestEthScanAnchorGolden(t *testing.T) {
+	t.Parallel()
 	c := sharedDemo(t)
 	var h268 struct{ Hash common.Hash }
 	if err := scan.NewClient(c.URL).Call(t.Context(), &h268, "eth_getBlockByNumber", "0x10c", false); err != nil {
@@ -145,6 +146,7 @@ func TestEthScanAnchorGolden(t *testing.T) {
 // logs are the unanchored demo's; each lie of beacontest fails the scan
 // (exit 1) with the check that caught it, printing nothing.
 func TestEthScanBeaconDemo(t *testing.T) {
+	t.Parallel()
 	index := t.TempDir()
 	plain, err := os.ReadFile(filepath.Join("testdata", "eth-scan-demo.golden")) // TestEthScanDemoTable's
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 // decodes, to the same values (the arguments are named arg0, arg1, arg2
 // for want of names).
 func TestEthScanCastSignature(t *testing.T) {
+	t.Parallel()
 	scanWith := func(sig string) []string {
 		code, stdout, stderr := runCLI(t, "eth", "scan", "--event", sig, "--index", t.TempDir())
 		if code != exitOK {

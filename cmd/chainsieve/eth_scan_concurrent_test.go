@@ -45,6 +45,7 @@ func concurrentScans(t *testing.T) ([]concurrentScan, []string) {
 // later one then exited 0 with 0, 1, 19 or 35 of 70 logs (5 wrong answers
 // in 30 runs).
 func TestEthScanConcurrent(t *testing.T) {
+	t.Parallel()
 	scans, want := concurrentScans(t)
 	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 3))
 	rounds, runs := trials(2, 8), 0
@@ -90,6 +91,7 @@ func TestEthScanConcurrent(t *testing.T) {
 // TestEthScanConcurrentProcesses is the same with a process per scan,
 // whose index locks are the kernel's between processes.
 func TestEthScanConcurrentProcesses(t *testing.T) {
+	t.Parallel()
 	scans, want := concurrentScans(t)
 	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 4))
 	rounds, runs := trials(1, 5), 0

@@ -14,6 +14,7 @@ import (
 // the node's text reaches stderr as one clipped line with every escape
 // made visible.
 func TestEthScanHostileError(t *testing.T) {
+	t.Parallel()
 	chain, err := demo.Start(demo.DefaultBlocks)
 	if err != nil {
 		t.Fatal(err)

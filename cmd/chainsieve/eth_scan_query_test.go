@@ -64,6 +64,7 @@ func (d *demoScanner) scan(t *testing.T, args ...string) (stdout, notes string) 
 
 // TestEthScanQuery runs the query forms on one demo node.
 func TestEthScanQuery(t *testing.T) {
+	t.Parallel()
 	d := startDemoScanner(t)
 	t.Run("forms", d.testForms)
 	t.Run("arg-matches-decoded", d.testArgMatchesDecoded)

@@ -74,6 +74,7 @@ func trials(short, full int) int {
 // the closed pipe (35 or 53 of 70 logs, exit 0, in 4 of 5 trials); it
 // must print the whole answer.
 func TestEthScanRerunAfterClosedPipe(t *testing.T) {
+	t.Parallel()
 	index := t.TempDir()
 	args := append(demoScan(t), "--json", "--index", index)
 	_, want, _ := runCLI(t, args...)
@@ -99,6 +100,7 @@ func TestEthScanRerunAfterClosedPipe(t *testing.T) {
 // TestEthScanAppendTwice: two plain runs appending to one file (>> FILE)
 // write the whole answer twice; a plain run never resumes.
 func TestEthScanAppendTwice(t *testing.T) {
+	t.Parallel()
 	index := t.TempDir()
 	want := referenceOutput(t, index, demoScan(t)...)
 	path := filepath.Join(t.TempDir(), "out")
@@ -131,6 +133,7 @@ var killPoints = []string{"checkpoint:1", "headers:1", "emitted:1", "checkpoint:
 // uninterrupted run's, byte for byte, in every format, through --out and
 // through stdout appended to a file that already held something.
 func TestEthScanResumeKilled(t *testing.T) {
+	t.Parallel()
 	index := t.TempDir()
 	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 2))
 	type trial struct {
@@ -235,6 +238,7 @@ func TestEthScanResumeKilled(t *testing.T) {
 // after each of their first batches of logs, and by taking the node away
 // for good; --resume must complete the file to the uninterrupted output.
 func TestEthScanResumeInterrupted(t *testing.T) {
+	t.Parallel()
 	index := t.TempDir()
 	stops := trials(1, 3)
 	cases := 0
@@ -390,6 +394,7 @@ func TestEthScanResumeRefusals(t *testing.T) {
 // may grow to 4 KiB only (ulimit -f), as on a full disk. The run must not
 // exit 0, and --resume, without the limit, completes the file.
 func TestEthScanResumeFailedWrite(t *testing.T) {
+	t.Parallel()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip("no sh")

@@ -49,6 +49,7 @@ func normalizeEthStats(t *testing.T, data []byte) string {
 // normalised), checks it against the logs printed and the summary, and
 // that report privacy reads it as btc scan's.
 func TestEthScanStats(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "eth.json")
 	code, stdout, stderr := runCLI(t, "eth", "scan", "--json", "--index", t.TempDir(), "--stats", path)
 	if code != exitOK {

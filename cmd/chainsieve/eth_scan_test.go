@@ -58,6 +58,7 @@ func splitLines(s string) []string {
 // TestEthScanDemo runs the README's main command with --json and checks
 // it against the demo chain's own eth_getLogs, decoded arguments included.
 func TestEthScanDemo(t *testing.T) {
+	t.Parallel()
 	chain, err := demo.Start(demo.DefaultBlocks)
 	if err != nil {
 		t.Fatal(err)
@@ -97,6 +98,7 @@ func TestEthScanDemo(t *testing.T) {
 // TestEthScanDemoTable pins the table the README's first command prints:
 // the demo chain is the same on every machine.
 func TestEthScanDemoTable(t *testing.T) {
+	t.Parallel()
 	code, stdout, stderr := runCLI(t, "eth", "scan", "--index", t.TempDir())
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s", code, stderr)
@@ -107,6 +109,7 @@ func TestEthScanDemoTable(t *testing.T) {
 // TestEthScanRPC scans the demo chain as any node, through --rpc and
 // through ETH_RPC_URL, with a query of --topics and --event together.
 func TestEthScanRPC(t *testing.T) {
+	t.Parallel()
 	chain, err := demo.Start(demo.DefaultBlocks)
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // and the printed reproduction table with the golden files (refresh with
 // go test -update).
 func TestReportPrivacyGolden(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	code, stdout, stderr := runCLI(t, "report", "privacy", "--out", dir, "--seed", "1")
 	if code != exitOK {
@@ -98,6 +99,13 @@ func TestReportPrivacyUsage(t *testing.T) {
 // the demo chain's eth scan --stats file (the golden file
 // TestEthScanStats keeps), which the report must show as measured.
 func TestReportPrivacyInputs(t *testing.T) {
+	if testing.Short() {
+		// A second full report (3-4 s of family trials); under -short the
+		// golden report stands for the command, and privacy's
+		// TestMeasuredInReport for measured inputs.
+		t.Skip("a full privacy report; runs without -short")
+	}
+	t.Parallel()
 	dir := t.TempDir()
 	wallet := filepath.Join(dir, "wallet.txt")
 	stats := filepath.Join(dir, "scan.json")

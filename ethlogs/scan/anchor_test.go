@@ -102,6 +102,7 @@ func mustParse(t *testing.T, s string) *scan.Block {
 // names, the anchor's source, the blocks after it, and exactly
 // eth_getLogs' answer for the range.
 func TestScanAnchors(t *testing.T) {
+	t.Parallel()
 	c := startDemo(t)
 	q := ethlogs.Query{Addresses: []common.Address{c.Contracts.Token, c.Contracts.Pool}}
 	dir := t.TempDir()

@@ -52,6 +52,7 @@ func serveBeacon(t *testing.T, bc *beacontest.Chain, lie beacontest.Lie) *beacon
 // finalized a block the node does not have are errors, with nothing
 // emitted and no fallback to the node's word.
 func TestScanBeaconAnchor(t *testing.T) {
+	t.Parallel()
 	c := startDemo(t)
 	var fin types.Header
 	if err := scan.NewClient(c.URL).Call(t.Context(), &fin, "eth_getBlockByNumber", hexNumber(c.Finalized), false); err != nil {

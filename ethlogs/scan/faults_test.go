@@ -29,6 +29,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // TestFaults runs the same scan through a proxy that misbehaves like busy
 // nodes and providers do, and requires the same logs as eth_getLogs.
 func TestFaults(t *testing.T) {
+	t.Parallel()
 	c := startDemo(t)
 	q := ethlogs.Query{Topics: [][]common.Hash{{transferTopic, swapTopic}}}
 	want := getLogs(t, c.URL, withRange(q, 0, c.Head))
@@ -93,6 +94,7 @@ func TestFaults(t *testing.T) {
 		}, 0, func(st scan.Stats) bool { return st.Splits > 0 && st.Retries > 0 }},
 	} {
 		t.Run(strings.ReplaceAll(tt.name, " ", "_"), func(t *testing.T) {
+			t.Parallel()
 			p := scantest.NewProxy(c.URL)
 			defer p.Close()
 			var requests atomic.Int64
@@ -115,6 +117,7 @@ func TestFaults(t *testing.T) {
 // (the scan fails, and once the node is back a rerun resumes), and checks
 // that the output adds up to eth_getLogs' exactly.
 func TestNodeDown(t *testing.T) {
+	t.Parallel()
 	c := startDemo(t)
 	q := ethlogs.Query{Topics: [][]common.Hash{nil, {user(0), user(1)}}}
 	want := getLogs(t, c.URL, withRange(q, 0, c.Head))

@@ -82,6 +82,7 @@ var lies = []struct {
 // an error that names that block and the reason, having emitted only logs
 // of earlier blocks, all of them true.
 func TestLyingNode(t *testing.T) {
+	t.Parallel()
 	c := startDemo(t)
 	q := ethlogs.Query{Addresses: []common.Address{c.Contracts.Token}}
 	truth := getLogs(t, c.URL, withRange(q, 0, c.Head))

@@ -39,6 +39,7 @@ func persisted(t *testing.T, c scan.Checkpoint) *scan.Checkpoint {
 // plus the resumed scans' must be one uninterrupted scan's, whatever the
 // resumed config says about the range and the anchor.
 func TestScanResumes(t *testing.T) {
+	t.Parallel()
 	c := startDemo(t)
 	q := ethlogs.Query{Topics: [][]common.Hash{{transferTopic, approvalTopic}}}
 	want := getLogs(t, c.URL, withRange(q, 10, c.Head))
@@ -147,6 +148,7 @@ func TestScanResumeRefusals(t *testing.T) {
 // fresh directory and then from one the earlier rounds filled: every scan
 // must give exactly eth_getLogs' answer.
 func TestScanConcurrent(t *testing.T) {
+	t.Parallel()
 	c := startDemo(t)
 	queries := demoQueries(c)
 	rounds := 6

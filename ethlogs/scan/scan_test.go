@@ -60,6 +60,7 @@ func demoQueries(c *demo.Chain) []struct {
 // pipeline (over HTTP, with a shared index) and requires exactly the
 // node's own eth_getLogs answer, byte for byte.
 func TestScanMatchesGetLogs(t *testing.T) {
+	t.Parallel()
 	c := startDemo(t)
 	dir := t.TempDir()
 	nonEmpty := 0
@@ -95,13 +96,18 @@ func withRange(q ethlogs.Query, from, to uint64) ethlogs.Query {
 // TestScanRandomQueries compares random queries and ranges with
 // eth_getLogs, in every verification mode.
 func TestScanRandomQueries(t *testing.T) {
+	t.Parallel()
 	c := startDemo(t)
 	r := rand.New(rand.NewPCG(6, 6))
 	k := c.Contracts
 	addrs := []common.Address{k.Token, k.Stable, k.Pool, k.Pair, k.Registry, k.Pinger, k.Anon, {0xee}}
 	topics := []common.Hash{transferTopic, approvalTopic, swapTopic, pingTopic, user(0), user(1), user(2), {0xee}}
 	dir := t.TempDir()
-	for i := range 40 {
+	queries := 40
+	if testing.Short() {
+		queries = 12
+	}
+	for i := range queries {
 		var q ethlogs.Query
 		for range r.IntN(3) {
 			q.Addresses = append(q.Addresses, addrs[r.IntN(len(addrs))])

@@ -30,6 +30,7 @@ func endpoints(p *scantest.Proxy) map[string]string {
 // TestTransports scans the demo chain over HTTP, WebSocket and IPC, in
 // batches, and requires eth_getLogs' answer from each.
 func TestTransports(t *testing.T) {
+	t.Parallel()
 	c := startDemo(t)
 	q := ethlogs.Query{Topics: [][]common.Hash{{transferTopic, swapTopic}}}
 	want := getLogs(t, c.URL, withRange(q, 0, c.Head))

@@ -11,24 +11,24 @@ import (
 var (
 	// ErrChecksum marks a '#' checksum that is malformed or does not match,
 	// or a byte outside the descriptor character set.
-	ErrChecksum = errors.New("bad checksum")
+	ErrChecksum = errors.New("descriptor: bad checksum")
 
 	// ErrUnsupported marks a valid descriptor this package does not derive:
 	// anything but pkh(KEY), wpkh(KEY), sh(wpkh(KEY)) and tr(KEY).
-	ErrUnsupported = errors.New("unsupported descriptor")
+	ErrUnsupported = errors.New("descriptor: unsupported form")
 
 	// ErrPrivateKey marks a private key (WIF or xprv/tprv): a watch-only
 	// wallet needs the public key only, and this package never holds a
 	// secret.
-	ErrPrivateKey = errors.New("private key")
+	ErrPrivateKey = errors.New("descriptor: private key")
 
 	// ErrNetwork marks an extended key whose version bytes belong to
 	// another network than the one the caller named.
-	ErrNetwork = errors.New("key of another network")
+	ErrNetwork = errors.New("descriptor: key of another network")
 
 	// ErrMultipath marks a call that needs one derivation path on a
 	// multipath descriptor: use [Descriptor.Expand] first.
-	ErrMultipath = errors.New("multipath descriptor")
+	ErrMultipath = errors.New("descriptor: multipath descriptor")
 )
 
 // Error is a descriptor that cannot be parsed or derived, with the byte

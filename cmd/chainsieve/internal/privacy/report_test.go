@@ -29,6 +29,7 @@ func build(t *testing.T, cfg Config) *Report {
 // TestDefaultReport builds the command's default report once and checks it
 // from every side.
 func TestDefaultReport(t *testing.T) {
+	t.Parallel() // a full build, like TestMeasuredInReport's: two cores, half the time
 	r := build(t, defaultConfig())
 	for _, c := range []struct {
 		name  string
@@ -289,6 +290,7 @@ func TestEthPredictedFill(t *testing.T) {
 func itoa(n uint64) string { b, _ := json.Marshal(n); return string(b) }
 
 func TestMeasuredInReport(t *testing.T) {
+	t.Parallel()
 	cfg := defaultConfig()
 	st, err := ParseStats("bip157.json", []byte(`{"mode":"bip157","blocksScanned":200,"bytesReceived":80000,"bytesSent":4000,"roundTrips":12,"falsePositives":1,"durationSeconds":2.5}`))
 	if err != nil {
