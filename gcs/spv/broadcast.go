@@ -2,6 +2,7 @@ package spv
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -77,9 +78,10 @@ func Broadcast(ctx context.Context, tx *wire.MsgTx, wait time.Duration, sessions
 	return out
 }
 
-// Broadcast announces tx to the peer (inv with its txid), sends it when
-// the peer asks for it (getdata), in the encoding asked for (with witness
-// data for MSG_WITNESS_TX), then pings, and reports whether the peer
+// Broadcast announces tx to the peer (inv with its txid; again after 1 s,
+// 2 s, 4 s … while the peer stays silent), sends it when the peer asks
+// for it (getdata), in the encoding asked for (with witness data for
+// MSG_WITNESS_TX), then pings, and reports whether the peer
 // rejected it before the pong. It waits at most wait (zero means
 // [DefaultRelayWait]) for the request, then at most the session's timeout
 // for the pong. A transaction with witness data needs a session that
@@ -106,9 +108,26 @@ func (s *Session) Broadcast(ctx context.Context, tx *wire.MsgTx, wait time.Durat
 	}
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
+	// btcd drops an inv that reaches its sync manager before the new peer
+	// does (right after the handshake), so the announcement is repeated
+	// while the peer stays silent, at growing intervals. A peer that has
+	// the transaction, or has asked for it already, ignores the repeat.
+	again := firstReannounce
+	reannounce := time.NewTimer(again)
+	defer reannounce.Stop()
 	var nonce uint64
 	for {
-		msg, err := s.next(ctx, timer.C)
+		msg, err := s.nextOr(ctx, timer.C, reannounce.C)
+		if err == errReannounce {
+			if r.Outcome == Silent {
+				if r.Err = s.Send(ctx, inv); r.Err != nil {
+					return r
+				}
+				again *= 2
+				reannounce.Reset(again)
+			}
+			continue
+		}
 		if err != nil {
 			r.Err = err
 			return r
@@ -190,15 +209,29 @@ func (s *Session) awaited(m *wire.MsgGetData) bool {
 	return false
 }
 
+// firstReannounce is how long Broadcast waits for a request before it
+// announces the transaction again; each later wait is twice the one before.
+const firstReannounce = time.Second
+
+// errReannounce is nextOr's signal that its second timer fired.
+var errReannounce = errors.New("spv: announce again")
+
 // next returns the next queued message, or nil once timeout fires. Unlike
 // receive, the end of the wait is an answer (silence), not a stall.
 func (s *Session) next(ctx context.Context, timeout <-chan time.Time) (wire.Message, error) {
+	return s.nextOr(ctx, timeout, nil)
+}
+
+// nextOr is next with a second timer, reported as errReannounce.
+func (s *Session) nextOr(ctx context.Context, timeout, again <-chan time.Time) (wire.Message, error) {
 	select {
 	case msg := <-s.in:
 		return msg, nil
 	default:
 	}
 	select {
+	case <-again:
+		return nil, errReannounce
 	case msg := <-s.in:
 		return msg, nil
 	case <-s.p.Done():

@@ -17,15 +17,16 @@ import (
 // directly (btcd's peer package would take our session for itself: both
 // share one nonce cache in a process). It answers an inv with a getdata of
 // type ask (none if zero), a transaction with reject (if set), a ping with
-// a pong, one message after the other as nodes do; what it receives goes
-// to got and invs.
+// a pong, one message after the other as nodes do; it ignores the first
+// deaf invs, as btcd does with an inv that beats the new peer to its sync
+// manager. What it receives goes to got and invs.
 type fakeNode struct {
 	addr string
 	got  chan *wire.MsgTx
 	invs chan *wire.MsgInv
 }
 
-func startFake(t *testing.T, ask wire.InvType, reject *wire.MsgReject, decoy bool) *fakeNode {
+func startFake(t *testing.T, ask wire.InvType, reject *wire.MsgReject, decoy bool, deaf int) *fakeNode {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -40,7 +41,7 @@ func startFake(t *testing.T, ask wire.InvType, reject *wire.MsgReject, decoy boo
 			return
 		}
 		defer conn.Close()
-		f.serve(conn, ask, reject, decoy)
+		f.serve(conn, ask, reject, decoy, deaf)
 	}()
 	t.Cleanup(func() {
 		ln.Close()
@@ -49,7 +50,7 @@ func startFake(t *testing.T, ask wire.InvType, reject *wire.MsgReject, decoy boo
 	return f
 }
 
-func (f *fakeNode) serve(conn net.Conn, ask wire.InvType, reject *wire.MsgReject, decoy bool) {
+func (f *fakeNode) serve(conn net.Conn, ask wire.InvType, reject *wire.MsgReject, decoy bool, deaf int) {
 	magic := Regtest.Params.Net
 	send := func(m wire.Message) error {
 		_, err := wire.WriteMessageWithEncodingN(conn, m, wire.ProtocolVersion, magic, wire.WitnessEncoding)
@@ -72,7 +73,14 @@ func (f *fakeNode) serve(conn net.Conn, ask wire.InvType, reject *wire.MsgReject
 		case *wire.MsgPing:
 			err = send(wire.NewMsgPong(m.Nonce))
 		case *wire.MsgInv:
-			f.invs <- m
+			select {
+			case f.invs <- m:
+			default: // counted up to its buffer; more never block the peer
+			}
+			if deaf > 0 {
+				deaf--
+				continue
+			}
 			if ask == 0 {
 				continue
 			}
@@ -134,6 +142,7 @@ func TestBroadcastFake(t *testing.T) {
 		ask       wire.InvType
 		reject    *wire.MsgReject
 		decoy     bool
+		deaf      int
 		tx        *wire.MsgTx
 		advertise wire.ServiceFlag
 		want      RelayOutcome
@@ -149,13 +158,18 @@ func TestBroadcastFake(t *testing.T) {
 		{name: "rejected", ask: wire.InvTypeWitnessTx, tx: segwitTx(), advertise: wire.SFNodeWitness,
 			reject: &wire.MsgReject{Cmd: wire.CmdTx, Code: wire.RejectInsufficientFee, Reason: hostile},
 			want:   Rejected, settled: true, witness: true, reason: `bad\x1b[2J\a` + strings.Repeat("A", 188) + fmt.Sprintf("…(+%d bytes)", len(hostile)-8-188)}, // 200 characters printed,
+		{name: "the first inv dropped", ask: wire.InvTypeTx, deaf: 1, tx: legacyTx(), want: Requested, settled: true},
 		{name: "never asked", tx: legacyTx(), want: Silent},
 		{name: "witness without NODE_WITNESS", ask: wire.InvTypeWitnessTx, tx: segwitTx(), want: Silent, err: "does not advertise NODE_WITNESS"},
 	}
 	for _, tt := range tests {
-		f := startFake(t, tt.ask, tt.reject, tt.decoy)
+		f := startFake(t, tt.ask, tt.reject, tt.decoy, tt.deaf)
 		s := dialFake(t, f, tt.advertise)
-		r := s.Broadcast(t.Context(), tt.tx, 300*time.Millisecond)
+		wait := 300 * time.Millisecond
+		if tt.deaf > 0 {
+			wait = firstReannounce + wait
+		}
+		r := s.Broadcast(t.Context(), tt.tx, wait)
 		if r.Outcome != tt.want || r.Settled != tt.settled || r.Reason != tt.reason || r.Peer != f.addr ||
 			(tt.err == "") != (r.Err == nil) || r.Err != nil && !strings.Contains(r.Err.Error(), tt.err) {
 			t.Errorf("%s: Broadcast() = %+v\nwant outcome %v, settled %v, reason %q, error %q", tt.name, r, tt.want, tt.settled, tt.reason, tt.err)
@@ -169,6 +183,9 @@ func TestBroadcastFake(t *testing.T) {
 			}
 			continue
 		}
+		if tt.deaf > 0 && len(f.invs) != tt.deaf+1 {
+			t.Errorf("%s: the node got %d invs, want %d", tt.name, len(f.invs), tt.deaf+1)
+		}
 		got := <-f.got
 		if got.TxHash() != tt.tx.TxHash() || got.HasWitness() != tt.witness || tt.witness && got.WitnessHash() != tt.tx.WitnessHash() {
 			t.Errorf("%s: the node received %v (witness %v), want %v (witness %v)", tt.name, got.TxHash(), got.HasWitness(), tt.tx.TxHash(), tt.witness)
@@ -178,8 +195,8 @@ func TestBroadcastFake(t *testing.T) {
 
 // TestBroadcastAll relays to an accepting and a rejecting peer at once.
 func TestBroadcastAll(t *testing.T) {
-	yes := startFake(t, wire.InvTypeTx, nil, false)
-	no := startFake(t, wire.InvTypeTx, &wire.MsgReject{Cmd: wire.CmdTx, Code: wire.RejectDuplicate, Reason: "txn-already-known"}, false)
+	yes := startFake(t, wire.InvTypeTx, nil, false, 0)
+	no := startFake(t, wire.InvTypeTx, &wire.MsgReject{Cmd: wire.CmdTx, Code: wire.RejectDuplicate, Reason: "txn-already-known"}, false, 0)
 	rs := Broadcast(t.Context(), legacyTx(), time.Second, dialFake(t, yes, 0), dialFake(t, no, 0))
 	if len(rs) != 2 || rs[0].Outcome != Requested || rs[1].Outcome != Rejected || rs[1].Reason != "txn-already-known" || rs[0].Peer != yes.addr {
 		t.Errorf("Broadcast() = %+v", rs)
