@@ -249,6 +249,10 @@ func TestFollowLyingNode(t *testing.T) {
 			var mu sync.Mutex
 			p := scantest.NewProxy(c.URL)
 			defer p.Close()
+			if lie.json {
+				p.Disable("debug_getRawHeader")
+				p.Disable("debug_getRawReceipts")
+			}
 			p.Rewrite(func(call scantest.Request, result json.RawMessage) json.RawMessage {
 				mu.Lock()
 				defer mu.Unlock()
