@@ -69,8 +69,8 @@ func TestEthScanAnchorUsage(t *testing.T) {
 	}
 }
 
-// anchorDemo is one demo node for the tests of this file that scan it by
-// --rpc: read-only, built once.
+// anchorDemo is one demo node for the package's tests that scan it by
+// --rpc or read it as the oracle: read-only, built once.
 var anchorDemo = sync.OnceValues(func() (*demo.Chain, error) { return demo.Start(demo.DefaultBlocks) })
 
 func sharedDemo(t *testing.T) *demo.Chain {

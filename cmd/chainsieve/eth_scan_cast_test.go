@@ -11,11 +11,13 @@ import (
 // Transfer(address,address,uint256), which does not say which parameters
 // are indexed, and with the declaration the contracts have: every row
 // decodes, to the same values (the arguments are named arg0, arg1, arg2
-// for want of names).
+// for want of names). Both scan the shared demo node: the offline demo's
+// own node is TestEthScanDemo's.
 func TestEthScanCastSignature(t *testing.T) {
 	t.Parallel()
+	c := sharedDemo(t)
 	scanWith := func(sig string) []string {
-		code, stdout, stderr := runCLI(t, "eth", "scan", "--event", sig, "--index", t.TempDir())
+		code, stdout, stderr := runCLI(t, "eth", "scan", "--rpc", c.URL, "--from", "0", "--event", sig, "--index", t.TempDir())
 		if code != exitOK {
 			t.Fatalf("--event %q: exit %d\n%s", sig, code, stderr)
 		}

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chainsieve/chainsieve/ethlogs/scan/demo"
 	"github.com/chainsieve/chainsieve/ethlogs/scan/scantest"
 )
 
@@ -15,12 +14,7 @@ import (
 // made visible.
 func TestEthScanHostileError(t *testing.T) {
 	t.Parallel()
-	chain, err := demo.Start(demo.DefaultBlocks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer chain.Close()
-	p := scantest.NewProxy(chain.URL)
+	p := scantest.NewProxy(sharedDemo(t).URL) // the proxy forwards nothing: one node serves every test
 	defer p.Close()
 	p.Intercept(scantest.HugeErrorMessage(20_000_000))
 	for _, endpoint := range []string{p.URL, p.WSURL, p.IPCPath} {

@@ -28,20 +28,15 @@ const (
 	transferSig  = "Transfer(address,address,uint256)"    // cast's signature: no indexed
 )
 
-// demoScanner runs eth scan against one demo node and one index shared by
-// a test's subtests.
+// demoScanner runs eth scan against the shared demo node and one index
+// shared by a test's subtests.
 type demoScanner struct {
 	url, index string
 }
 
 func startDemoScanner(t *testing.T) *demoScanner {
 	t.Helper()
-	chain, err := demo.Start(demo.DefaultBlocks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { chain.Close() })
-	return &demoScanner{url: chain.URL, index: t.TempDir()}
+	return &demoScanner{url: sharedDemo(t).URL, index: t.TempDir()}
 }
 
 // scan runs eth scan with args and returns stdout and the notes of the

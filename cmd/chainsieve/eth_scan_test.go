@@ -56,14 +56,11 @@ func splitLines(s string) []string {
 }
 
 // TestEthScanDemo runs the README's main command with --json and checks
-// it against the demo chain's own eth_getLogs, decoded arguments included.
+// it against the demo chain's own eth_getLogs, decoded arguments included:
+// the offline demo builds the same chain as the shared node serves.
 func TestEthScanDemo(t *testing.T) {
 	t.Parallel()
-	chain, err := demo.Start(demo.DefaultBlocks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer chain.Close()
+	chain := sharedDemo(t)
 	transfer := crypto.Keccak256Hash([]byte("Transfer(address,address,uint256)"))
 	from, to := ethlogs.BlockNumber(0), ethlogs.BlockNumber(chain.Head)
 	want := nodeLogs(t, chain.URL, ethlogs.Query{FromBlock: &from, ToBlock: &to,
@@ -110,11 +107,7 @@ func TestEthScanDemoTable(t *testing.T) {
 // through ETH_RPC_URL, with a query of --topics and --event together.
 func TestEthScanRPC(t *testing.T) {
 	t.Parallel()
-	chain, err := demo.Start(demo.DefaultBlocks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer chain.Close()
+	chain := sharedDemo(t)
 	swap := crypto.Keccak256Hash([]byte("Swap(address,uint256,uint256,uint256,uint256,address)"))
 	user := common.BytesToHash(demo.Users[1][:])
 	from, to := ethlogs.BlockNumber(40), ethlogs.BlockNumber(260)

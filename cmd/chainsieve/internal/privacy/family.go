@@ -2,6 +2,7 @@ package privacy
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/chainsieve/chainsieve/cmd/chainsieve/internal/family"
 )
@@ -19,8 +20,7 @@ func measureFamily(in *inputs) ([]family.Result, error) {
 	var out []family.Result
 	for _, eps := range familyRates {
 		for _, s := range family.Structures() {
-			r := stream(in.cfg.Seed, fmt.Sprintf("family %s %g", s.Name, eps))
-			res, err := family.Measure(s, family.Config{N: familyN, Eps: eps, Trials: familyTrials, Seed: r.Uint64()})
+			res, err := familyCell(familyKey{in.cfg.Seed, s.Name, eps}, s)()
 			if err != nil {
 				return nil, err
 			}
@@ -29,6 +29,39 @@ func measureFamily(in *inputs) ([]family.Result, error) {
 		}
 	}
 	return out, nil
+}
+
+// familyMemo holds each cell of the family table measured in this process.
+// A cell depends on the seed alone and the table is most of a report's
+// time, so a second report of the same seed (the tests build several)
+// measures nothing again. Each cell is measured once even when two
+// reports ask for it at the same time.
+var familyMemo struct {
+	sync.Mutex
+	cells map[familyKey]func() (family.Result, error)
+}
+
+type familyKey struct {
+	seed uint64
+	name string
+	eps  float64
+}
+
+func familyCell(k familyKey, s family.Structure) func() (family.Result, error) {
+	familyMemo.Lock()
+	defer familyMemo.Unlock()
+	if familyMemo.cells == nil {
+		familyMemo.cells = make(map[familyKey]func() (family.Result, error))
+	}
+	cell, ok := familyMemo.cells[k]
+	if !ok {
+		cell = sync.OnceValues(func() (family.Result, error) {
+			r := stream(k.seed, fmt.Sprintf("family %s %g", k.name, k.eps))
+			return family.Measure(s, family.Config{N: familyN, Eps: k.eps, Trials: familyTrials, Seed: r.Uint64()})
+		})
+		familyMemo.cells[k] = cell
+	}
+	return cell
 }
 
 func familyTable(rows []family.Result) Table {
