@@ -3,6 +3,7 @@ package ethlogs
 import (
 	"bytes"
 	"fmt"
+	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -24,13 +25,28 @@ func DecodeHeader(enc []byte) (*types.Header, common.Hash, error) {
 	if err := rlp.DecodeBytes(enc, &h); err != nil {
 		return nil, common.Hash{}, fmt.Errorf("ethlogs: header: %w", errorf(ErrHeaderRLP, "%v", err))
 	}
-	hash := keccak256(enc)
-	again, err := rlp.EncodeToBytes(&h)
-	if err != nil || !bytes.Equal(again, enc) {
+	if !reencodes(&h, enc) {
 		return nil, common.Hash{}, &BlockError{Number: numberOf(&h), Err: errorf(ErrHeaderRLP, "not canonical")}
 	}
-	return &h, hash, nil
+	return &h, keccak256(enc), nil
 }
+
+// reencodes reports whether h encodes to enc. It encodes into a pooled
+// buffer (rlp.EncoderBuffer) and compares there, so that the check
+// allocates nothing per header.
+func reencodes(h *types.Header, enc []byte) bool {
+	w := rlp.NewEncoderBuffer(nil)
+	defer w.Flush()
+	if h.EncodeRLP(w) != nil {
+		return false
+	}
+	scratch := scratches.Get().(*[]byte)
+	defer scratches.Put(scratch)
+	*scratch = w.AppendToBytes((*scratch)[:0])
+	return bytes.Equal(*scratch, enc)
+}
+
+var scratches = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 // VerifyHeader checks that h hashes to want: keccak256(rlp(h)) == want.
 func VerifyHeader(h *types.Header, want common.Hash) error {

@@ -94,7 +94,14 @@ func firstDifference(a, b *Bloom) int {
 // [VerifyReceiptsRoot]. Each log's TxHash is copied from its receipt as given:
 // proving it needs the block's transactions against h.TxHash.
 func Logs(h *types.Header, rs types.Receipts) []*types.Log {
-	hash, number := h.Hash(), numberOf(h)
+	return LogsOf(h, h.Hash(), rs)
+}
+
+// LogsOf is [Logs] for a header whose hash the caller holds already (the
+// Keccak-256 of the bytes it was decoded from), which spares encoding and
+// hashing it again. hash must be h's.
+func LogsOf(h *types.Header, hash common.Hash, rs types.Receipts) []*types.Log {
+	number := numberOf(h)
 	n := 0
 	for _, r := range rs {
 		n += len(r.Logs)

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/chainsieve/chainsieve/ethlogs"
 	"github.com/ethereum/go-ethereum/common"
@@ -34,7 +35,10 @@ func decodeRawHeader(raw json.RawMessage, want uint64) (*block, error) {
 	if len(hexits) > 2*ethlogs.MaxHeaderSize {
 		return nil, blockError(want, common.Hash{}, ethlogs.ErrHeaderRLP, "%s: %d bytes, at most %d", rawHeaderMethod, len(hexits)/2, ethlogs.MaxHeaderSize)
 	}
-	enc := make([]byte, len(hexits)/2)
+	// The header decoded holds no part of enc: its buffer is reused.
+	buf := headerBufs.Get().(*[ethlogs.MaxHeaderSize]byte)
+	defer headerBufs.Put(buf)
+	enc := buf[:len(hexits)/2]
 	if _, err := hex.Decode(enc, hexits); err != nil {
 		return nil, blockError(want, common.Hash{}, ethlogs.ErrHeaderRLP, "%s: %v", rawHeaderMethod, err)
 	}
@@ -47,3 +51,6 @@ func decodeRawHeader(raw json.RawMessage, want uint64) (*block, error) {
 	}
 	return &block{header: h, hash: hash}, nil
 }
+
+// headerBufs hold a header's RLP while it is decoded.
+var headerBufs = sync.Pool{New: func() any { return new([ethlogs.MaxHeaderSize]byte) }}

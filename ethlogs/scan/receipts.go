@@ -125,18 +125,23 @@ func (s *scanner) candidates(numbers []uint64, cands []candidate, lo, hi uint64)
 // encodings with debug_getRawReceipts where the node serves them and the
 // scan proves transaction hashes, else eth_getBlockReceipts, else one
 // eth_getTransactionReceipt per transaction) and, unless this run fetched
-// it already, its header by hash; it verifies them and keeps the logs
-// that match.
+// it already, its header by hash (raw where the node serves it); it
+// verifies them and keeps the logs that match.
 func (s *scanner) fetchReceipts(ctx context.Context, blocks []candidate) ([]found, error) {
 	perTx := s.perTx.Load()
 	raw := s.rawReceipts()
+	rawHeader := !perTx && !s.noRawHeader.Load() // perTx needs the block's transaction list
 	var calls []Call
 	at := make([][2]int, len(blocks)) // the header's and the receipts' call, -1 for none
 	for i, c := range blocks {
 		at[i] = [2]int{-1, -1}
 		if b := s.recall(c.number); b == nil || b.hash != c.hash || perTx {
 			at[i][0] = len(calls)
-			calls = append(calls, Call{Method: "eth_getBlockByHash", Params: []any{c.hash, false}})
+			if rawHeader {
+				calls = append(calls, Call{Method: rawHeaderMethod, Params: []any{c.hash}})
+			} else {
+				calls = append(calls, Call{Method: "eth_getBlockByHash", Params: []any{c.hash, false}})
+			}
 		}
 		switch {
 		case raw:
@@ -151,6 +156,10 @@ func (s *scanner) fetchReceipts(ctx context.Context, blocks []candidate) ([]foun
 		return nil, fmt.Errorf("scan: receipts of blocks %d to %d: %w", blocks[0].number, blocks[len(blocks)-1].number, err)
 	}
 	var re *RPCError
+	if rawHeader && at[0][0] >= 0 && errors.As(calls[at[0][0]].Err, &re) { // refused: see fetchHeaders
+		s.noRawHeader.Store(true)
+		return s.fetchReceipts(ctx, blocks)
+	}
 	if raw && errors.As(calls[at[0][1]].Err, &re) { // refused: see fetchHeaders
 		s.noRawReceipts.Store(true)
 		return s.fetchReceipts(ctx, blocks)
@@ -195,10 +204,15 @@ func (s *scanner) blockReceipts(ctx context.Context, c candidate, calls []Call, 
 	if at[0] >= 0 {
 		hc := calls[at[0]]
 		if hc.Err != nil {
-			return nil, nil, fmt.Errorf("block %d: eth_getBlockByHash: %w", c.number, hc.Err)
+			return nil, nil, fmt.Errorf("block %d: %s: %w", c.number, hc.Method, hc.Err)
 		}
 		var err error
-		if b, err = decodeBlock(hc.Result, c.number); err != nil {
+		if hc.Method == rawHeaderMethod {
+			b, err = decodeRawHeader(hc.Result, c.number)
+		} else {
+			b, err = decodeBlock(hc.Result, c.number)
+		}
+		if err != nil {
 			return nil, nil, err
 		}
 	}
@@ -281,5 +295,5 @@ func (s *scanner) verify(b *block, rs types.Receipts) ([]*types.Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.cfg.Query.Filter(nil, ethlogs.Logs(b.header, rs)), nil
+	return s.cfg.Query.Filter(nil, ethlogs.LogsOf(b.header, b.hash, rs)), nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 )
@@ -95,4 +96,41 @@ func headerAt(t *testing.T, c *ethclient.Client, n int64) *types.Header {
 		t.Fatal(err)
 	}
 	return h
+}
+
+// TestLogIndex serves the same chain with go-ethereum's log index on and
+// off: StartWith must return with the index complete, and eth_getLogs
+// must give the same logs either way.
+func TestLogIndex(t *testing.T) {
+	off, err := Start(200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer off.Close()
+	on, err := StartWith(Options{Blocks: 200, LogIndex: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer on.Close()
+	q := ethereum.FilterQuery{FromBlock: big.NewInt(0), ToBlock: new(big.Int).SetUint64(off.Head), Addresses: []common.Address{off.Contracts.Token}}
+	var got [2][]types.Log
+	for i, c := range []*Chain{off, on} {
+		client, err := ethclient.Dial(c.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer client.Close()
+		if got[i], err = client.FilterLogs(t.Context(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(got[0]) == 0 || len(got[0]) != len(got[1]) {
+		t.Fatalf("eth_getLogs: %d logs without the index, %d with it", len(got[0]), len(got[1]))
+	}
+	for i := range got[0] {
+		a, b := got[0][i], got[1][i]
+		if a.BlockHash != b.BlockHash || a.Index != b.Index || a.TxHash != b.TxHash {
+			t.Fatalf("log %d: block %s index %d without the index, block %s index %d with it", i, a.BlockHash, a.Index, b.BlockHash, b.Index)
+		}
+	}
 }

@@ -40,6 +40,11 @@ type Options struct {
 	// 0 to 300; 0 gives the demo's zero to three.
 	Txs int
 	WS  bool // serve WebSocket too (eth_subscribe), at Chain.WS
+	// LogIndex keeps go-ethereum's log index (filtermaps, on by default in
+	// geth since v1.15.6) for eth_getLogs, and StartWith returns once it
+	// covers the whole chain. Off, eth_getLogs reads every block's bloom
+	// (geth's --history.logs.disable).
+	LogIndex bool
 }
 
 // FinalityDepth is how far the demo node's finalized block trails its
@@ -92,7 +97,7 @@ func StartWith(o Options) (*Chain, error) {
 	ethConf := ethconfig.Defaults
 	ethConf.Genesis, ethConf.SyncMode = gspec, ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
-	ethConf.LogNoHistory = true // eth_getLogs reads blocks, no background log index
+	ethConf.LogNoHistory = !o.LogIndex // else eth_getLogs reads blocks, no background log index
 	backend, err := eth.New(stack, &ethConf)
 	if err != nil {
 		stack.Close()
@@ -113,7 +118,37 @@ func StartWith(o Options) (*Chain, error) {
 		c.WS = stack.WSEndpoint()
 	}
 	c.setHead()
+	if o.LogIndex {
+		if err := c.waitLogIndex(); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
 	return c, c.waitHTTP()
+}
+
+// waitLogIndex waits until the node's log index covers every block, at
+// most ten minutes (20,000 demo blocks take well under one).
+func (c *Chain) waitLogIndex() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	mb := c.backend.APIBackend.NewMatcherBackend()
+	defer mb.Close()
+	for {
+		r, err := mb.SyncLogIndex(ctx)
+		if err != nil {
+			return fmt.Errorf("demo: log index: %w", err)
+		}
+		if !r.IndexedBlocks.IsEmpty() && r.IndexedBlocks.First() == 0 && r.IndexedBlocks.Last() >= c.Head {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("demo: the log index covers blocks %d to %d of 0 to %d after 10 minutes",
+				r.IndexedBlocks.First(), r.IndexedBlocks.Last(), c.Head)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // setHead reads the node's head and reports finality as a consensus

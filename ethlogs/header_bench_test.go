@@ -1,0 +1,35 @@
+package ethlogs_test
+
+import (
+	"math/big"
+	"testing"
+
+	"github.com/chainsieve/chainsieve/ethlogs"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rlp"
+)
+
+// BenchmarkDecodeHeader is what the raw scan pays per header to decode a
+// post-Prague header's RLP, prove it canonical and hash it.
+func BenchmarkDecodeHeader(b *testing.B) {
+	zero, root := uint64(0), common.Hash{1}
+	h := &types.Header{ParentHash: common.Hash{2}, Root: common.Hash{3}, TxHash: common.Hash{4}, ReceiptHash: common.Hash{5},
+		Number: big.NewInt(19_000_000), GasLimit: 30_000_000, GasUsed: 12_345_678, Time: 1_700_000_000, Difficulty: new(big.Int),
+		Extra: []byte("chainsieve"), BaseFee: big.NewInt(7_000_000_000), WithdrawalsHash: &root, BlobGasUsed: &zero,
+		ExcessBlobGas: &zero, ParentBeaconRoot: &root, RequestsHash: &root}
+	for i := range h.Bloom {
+		h.Bloom[i] = byte(i * 7)
+	}
+	enc, err := rlp.EncodeToBytes(h)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(enc)))
+	for b.Loop() {
+		if _, _, err := ethlogs.DecodeHeader(enc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
