@@ -144,8 +144,10 @@ func startGrowing(t *testing.T, blocks int) *demo.Chain {
 // eth_getLogs', and what follows, the node's own eth_subscribe("logs")
 // stream, removed logs included, byte for byte.
 func TestFollowReorg(t *testing.T) {
+	t.Parallel()
 	for _, transport := range []string{"http", "ws"} {
 		t.Run(transport, func(t *testing.T) {
+			t.Parallel() // a node of its own each
 			c := startGrowing(t, 60)
 			q := ethlogs.Query{} // every log: the branches are short
 			oracle := subscribeLogs(t, c.WS, q)
