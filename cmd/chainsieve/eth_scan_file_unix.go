@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -24,20 +23,4 @@ func fileID(fi os.FileInfo) (string, bool) {
 func appends(f *os.File) bool {
 	fl, _, errno := syscall.Syscall(syscall.SYS_FCNTL, f.Fd(), syscall.F_GETFL, 0)
 	return errno == 0 && fl&syscall.O_APPEND != 0
-}
-
-// tryLock takes an exclusive flock on f without waiting; ok is false when
-// another open file holds one. The kernel drops it when its holder dies.
-func tryLock(f *os.File) (ok bool, err error) {
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		switch {
-		case err == nil:
-			return true, nil
-		case errors.Is(err, syscall.EWOULDBLOCK):
-			return false, nil
-		case !errors.Is(err, syscall.EINTR):
-			return false, err
-		}
-	}
 }

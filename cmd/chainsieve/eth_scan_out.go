@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/chainsieve/chainsieve/core/flock"
 	"github.com/chainsieve/chainsieve/ethlogs/scan"
 )
 
@@ -148,7 +149,7 @@ func (o *ethOutput) begin(resume bool, command string) (*scan.Checkpoint, error)
 		}
 		return nil, nil
 	}
-	if ok, err := tryLock(o.back); err != nil || !ok {
+	if ok, err := flock.TryLock(o.back, flock.Exclusive); err != nil || !ok {
 		holder := ""
 		if r, _ := o.store.load(id); r != nil {
 			holder = fmt.Sprintf(" (pid %d)", r.PID)

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chainsieve/chainsieve/core/flock"
 	"github.com/chainsieve/chainsieve/ethlogs/scan/demo"
 	"github.com/chainsieve/chainsieve/ethlogs/scan/scantest"
 )
@@ -381,8 +382,8 @@ func TestEthScanResumeRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if ok, err := tryLock(f); !ok || err != nil {
-		t.Fatalf("tryLock: %t, %v", ok, err)
+	if ok, err := flock.TryLock(f, flock.Exclusive); !ok || err != nil {
+		t.Fatalf("flock.TryLock: %t, %v", ok, err)
 	}
 	code, _, stderr = runCLI(t, append(slices.Clone(args), "--out", path)...)
 	if code != exitFailure || !strings.Contains(stderr, "is being written by another eth scan") || readFile(t, path) != whole {

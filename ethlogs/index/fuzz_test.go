@@ -15,6 +15,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/chainsieve/chainsieve/core/flock"
 	"github.com/chainsieve/chainsieve/ethlogs"
 )
 
@@ -321,8 +322,8 @@ func FuzzLock(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer holder.Close()
-		if ok, err := tryLock(holder, exclusive); !ok || err != nil {
-			t.Fatalf("tryLock = %v, %v", ok, err)
+		if ok, err := flock.TryLock(holder, flock.Exclusive); !ok || err != nil {
+			t.Fatalf("flock.TryLock = %v, %v", ok, err)
 		}
 		_, err = Open(dir)
 		var le *LockedError
@@ -338,7 +339,7 @@ func FuzzLock(f *testing.F) {
 				t.Fatalf("the message holds %U: %q", r, msg)
 			}
 		}
-		unlock(holder)
+		flock.Unlock(holder)
 		x, err := Open(dir)
 		if err != nil {
 			t.Fatalf("Open once free = %v", err)

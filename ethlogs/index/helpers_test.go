@@ -3,6 +3,8 @@ package index
 import (
 	"os"
 	"testing"
+
+	"github.com/chainsieve/chainsieve/core/flock"
 )
 
 // crash abandons a writer as a killed process would: nothing synced or
@@ -63,7 +65,7 @@ func (c *chain) build(t testing.TB, dir string) {
 }
 
 func needFlock(t testing.TB) {
-	if !haveFlock {
+	if !flock.Supported {
 		t.Skip("no flock on this system: directories are not locked")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/chainsieve/chainsieve/core/flock"
 	"github.com/chainsieve/chainsieve/ethlogs"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -136,7 +137,7 @@ func OpenSnapshot(dir string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := acquire(context.Background(), f, dir, shared, false); err != nil {
+	if err := acquire(context.Background(), f, dir, flock.Shared, false); err != nil {
 		f.Close()
 		if errors.As(err, new(*LockedError)) {
 			return nil, holderOf(dir) // the writer cutting sealed blocks
@@ -145,7 +146,7 @@ func OpenSnapshot(dir string) (*Index, error) {
 	}
 	x, err := open(dir, nil, true)
 	if err != nil {
-		unlock(f)
+		flock.Unlock(f)
 		f.Close()
 		return nil, err
 	}
@@ -366,7 +367,7 @@ func (x *Index) Close() error {
 	}
 	errs = append(errs, x.closeFiles())
 	if x.readers != nil {
-		errs = append(errs, unlock(x.readers), x.readers.Close())
+		errs = append(errs, flock.Unlock(x.readers), x.readers.Close())
 		x.readers = nil
 	}
 	errs = append(errs, x.lock.release())

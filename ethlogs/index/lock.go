@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/chainsieve/chainsieve/core/flock"
 )
 
 // LockedError is returned when another process holds what an open needs:
@@ -88,7 +90,7 @@ func lockWriter(ctx context.Context, dir string, wait bool) (*dirLock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index: %w", err)
 	}
-	if err := acquire(ctx, f, dir, exclusive, wait); err != nil {
+	if err := acquire(ctx, f, dir, flock.Exclusive, wait); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -109,17 +111,17 @@ func (l *dirLock) release() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
-	err := errors.Join(unlock(l.f), l.f.Close())
+	err := errors.Join(flock.Unlock(l.f), l.f.Close())
 	l.f = nil
 	return err
 }
 
 // acquire takes a flock of the given kind on f, failing at once with a
 // *LockedError, or polling (10 ms doubling to 250 ms) until ctx is done.
-func acquire(ctx context.Context, f *os.File, dir string, kind lockKind, wait bool) error {
+func acquire(ctx context.Context, f *os.File, dir string, kind flock.Kind, wait bool) error {
 	delay := 10 * time.Millisecond
 	for {
-		ok, err := tryLock(f, kind)
+		ok, err := flock.TryLock(f, kind)
 		if err != nil {
 			return fmt.Errorf("index: lock %s: %w", dir, err)
 		}
@@ -127,7 +129,7 @@ func acquire(ctx context.Context, f *os.File, dir string, kind lockKind, wait bo
 			return nil
 		}
 		held := holderOf(dir)
-		if kind == exclusive && f.Name() == path(dir, readersFile) {
+		if kind == flock.Exclusive && f.Name() == path(dir, readersFile) {
 			held = &LockedError{Dir: dir, Readers: true}
 		}
 		if !wait {
@@ -172,9 +174,9 @@ func withoutReaders(dir string, fn func() error) error {
 		return err
 	}
 	defer f.Close()
-	if err := acquire(context.Background(), f, dir, exclusive, false); err != nil {
+	if err := acquire(context.Background(), f, dir, flock.Exclusive, false); err != nil {
 		return err
 	}
-	defer unlock(f)
+	defer flock.Unlock(f)
 	return fn()
 }

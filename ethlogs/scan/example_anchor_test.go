@@ -29,9 +29,14 @@ func ExampleAnchor() {
 		panic(err)
 	}
 	defer os.RemoveAll(index)
+	// Close the clients before the node: a connection dialled and never
+	// used holds an HTTP server's shutdown for 5 s.
+	client, confirm := scan.NewClient(chain.URL), scan.NewClient(chain.URL)
+	defer client.Close()
+	defer confirm.Close()
 	scanWith := func(from *scan.Block, anchor scan.Anchor) (scan.Stats, error) {
 		return scan.Run(context.Background(), scan.Config{
-			Client:    scan.NewClient(chain.URL),
+			Client:    client,
 			Query:     ethlogs.Query{Addresses: []common.Address{chain.Contracts.Token}},
 			FromBlock: from,
 			Anchor:    anchor,
@@ -43,7 +48,7 @@ func ExampleAnchor() {
 	// The node's finalized block, confirmed by another endpoint (here the
 	// same node; in practice another provider); the last 50 blocks.
 	latest50, _ := scan.ParseBlock("latest-50")
-	st, err := scanWith(latest50, scan.Anchor{Confirm: []*scan.Client{scan.NewClient(chain.URL)}})
+	st, err := scanWith(latest50, scan.Anchor{Confirm: []*scan.Client{confirm}})
 	if err != nil {
 		panic(err)
 	}
@@ -64,6 +69,7 @@ func ExampleAnchor() {
 	// mainnet, Chain: beacon.Mainnet(), a beacon node's URL and a root you
 	// trust).
 	el, _ := ethclient.Dial(chain.URL)
+	defer el.Close()
 	fin, _ := el.HeaderByNumber(context.Background(), big.NewInt(int64(chain.Finalized)))
 	bc, err := beacontest.NewChain(beacontest.Options{Finalized: fin})
 	if err != nil {

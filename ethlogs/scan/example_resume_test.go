@@ -30,12 +30,14 @@ func ExampleConfig_resume() {
 		panic(err)
 	}
 	defer os.RemoveAll(index)
+	client := scan.NewClient(chain.URL)
+	defer client.Close() // before the node's: an unused connection holds its shutdown for 5 s
 
 	var written int
 	resumed := false
 	var saved []byte // where the checkpoint is persisted
 	cfg := scan.Config{
-		Client:   scan.NewClient(chain.URL),
+		Client:   client,
 		Query:    ethlogs.Query{Addresses: []common.Address{chain.Contracts.Token}, Topics: [][]common.Hash{{crypto.Keccak256Hash([]byte("Transfer(address,address,uint256)"))}}},
 		IndexDir: index,
 		Emit: func(logs []*types.Log) error {

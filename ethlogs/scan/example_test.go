@@ -26,11 +26,13 @@ func Example() {
 		panic(err)
 	}
 	defer os.RemoveAll(index)
+	client := scan.NewClient(chain.URL)
+	defer client.Close() // before the node's: an unused connection holds its shutdown for 5 s
 
 	transfer := crypto.Keccak256Hash([]byte("Transfer(address,address,uint256)"))
 	var first *types.Log
 	st, err := scan.Run(context.Background(), scan.Config{
-		Client:   scan.NewClient(chain.URL),
+		Client:   client,
 		Query:    ethlogs.Query{Addresses: []common.Address{chain.Contracts.Token}, Topics: [][]common.Hash{{transfer}}},
 		IndexDir: index,
 		Emit: func(logs []*types.Log) error {

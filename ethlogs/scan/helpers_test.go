@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"sync"
 	"testing"
 
 	"github.com/chainsieve/chainsieve/ethlogs"
@@ -13,13 +12,11 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 )
 
-// demoChains shares one demo node between the tests of this package: it
-// is read-only.
-var demoChain = sync.OnceValues(func() (*demo.Chain, error) { return demo.Start(demo.DefaultBlocks) })
-
+// startDemo returns the demo node the package's tests share
+// ([scan.DemoChain]); it is read-only.
 func startDemo(t testing.TB) *demo.Chain {
 	t.Helper()
-	c, err := demoChain()
+	c, err := scan.DemoChain()
 	if err != nil {
 		t.Fatal(err)
 	}

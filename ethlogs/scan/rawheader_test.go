@@ -3,7 +3,6 @@ package scan
 import (
 	"bytes"
 	"encoding/json"
-	"sync"
 	"testing"
 
 	"github.com/chainsieve/chainsieve/ethlogs/scan/demo"
@@ -13,13 +12,11 @@ import (
 	"github.com/ethereum/go-ethereum/rlp"
 )
 
-// rawDemo is one demo node for the differential tests of the raw
-// answers; it is read-only.
-var rawDemoChain = sync.OnceValues(func() (*demo.Chain, error) { return demo.Start(demo.DefaultBlocks) })
-
+// rawDemo is the package's shared demo node, for the differential tests
+// of the raw answers.
 func rawDemo(t *testing.T) *demo.Chain {
 	t.Helper()
-	c, err := rawDemoChain()
+	c, err := DemoChain()
 	if err != nil {
 		t.Fatal(err)
 	}

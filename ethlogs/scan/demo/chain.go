@@ -6,6 +6,8 @@ import (
 	"maps"
 	"math/big"
 	"math/rand/v2"
+	"slices"
+	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/consensus/beacon"
@@ -41,6 +43,12 @@ type builder struct {
 	c      Contracts
 }
 
+// demoKey is the key of every demo transaction, the same on every build.
+func demoKey() *ecdsa.PrivateKey {
+	key, _ := crypto.HexToECDSA("6f1d0a8e5c3b2a4f9e8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a392817")
+	return key
+}
+
 func genesis(from common.Address) *core.Genesis {
 	alloc := core.SystemContractAllocs() // the dev chain runs every fork from genesis
 	maps.Copy(alloc, types.GenesisAlloc{from: {Balance: new(big.Int).Lsh(big.NewInt(1), 100)}})
@@ -74,8 +82,44 @@ func (p plan) branch(n uint64) int {
 	return k
 }
 
+// built holds the blocks of each chain Start built in this process. They
+// are the same every time (one key, one seed) and building them is about
+// half of a Start, so the many demo nodes of a test binary build them
+// once; a node's inserted blocks are read, never changed. Extend and
+// Reorg build theirs anew: a growing chain would keep every length.
+var built struct {
+	sync.Mutex
+	chains map[[2]int]func() (builtChain, error)
+}
+
+type builtChain struct {
+	blocks    []*types.Block
+	contracts Contracts
+}
+
+// generateOnce is generate for a plan of Start, without branches, from
+// the memo; each caller gets a genesis of its own.
+func (p plan) generateOnce() (*core.Genesis, []*types.Block, Contracts, error) {
+	k := [2]int{p.blocks, p.perBlock}
+	built.Lock()
+	if built.chains == nil {
+		built.chains = make(map[[2]int]func() (builtChain, error))
+	}
+	gen, ok := built.chains[k]
+	if !ok {
+		gen = sync.OnceValues(func() (builtChain, error) {
+			_, blocks, contracts, err := plan{blocks: k[0], perBlock: k[1]}.generate()
+			return builtChain{blocks, contracts}, err
+		})
+		built.chains[k] = gen
+	}
+	built.Unlock()
+	c, err := gen()
+	return genesis(crypto.PubkeyToAddress(demoKey().PublicKey)), slices.Clone(c.blocks), c.contracts, err
+}
+
 func (p plan) generate() (*core.Genesis, []*types.Block, Contracts, error) {
-	key, _ := crypto.HexToECDSA("6f1d0a8e5c3b2a4f9e8d7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a392817")
+	key := demoKey()
 	b := &builder{key: key, from: crypto.PubkeyToAddress(key.PublicKey), r: rand.New(rand.NewPCG(2026, 6))}
 	gspec := genesis(b.from)
 	b.signer, b.chain = types.LatestSigner(gspec.Config), gspec.Config.ChainID

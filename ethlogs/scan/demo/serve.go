@@ -77,7 +77,7 @@ func StartWith(o Options) (*Chain, error) {
 		return nil, fmt.Errorf("demo: %d blocks of %d transactions: at least 1 block, 0 to 300 transactions", blocks, txs)
 	}
 	p := plan{blocks: blocks, perBlock: txs}
-	gspec, chain, contracts, err := p.generate()
+	gspec, chain, contracts, err := p.generateOnce()
 	if err != nil {
 		return nil, err
 	}
