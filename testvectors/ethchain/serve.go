@@ -113,12 +113,17 @@ func (a *rpcAPI) ChainId() *hexutil.Big { return (*hexutil.Big)(a.c.Config.Chain
 
 func (a *rpcAPI) BlockNumber() hexutil.Uint64 { return hexutil.Uint64(a.c.Head) }
 
-func (a *rpcAPI) GetHeaderByNumber(n rpc.BlockNumber) *types.Header {
+// GetHeaderByNumber answers null for a block it does not serve (a nil
+// *types.Header cannot be marshalled: its MarshalJSON is a value method).
+func (a *rpcAPI) GetHeaderByNumber(n rpc.BlockNumber) any {
 	h, number, ok := a.hash(byNumber(n))
 	if !ok {
 		return nil
 	}
-	return a.c.GetHeader(h, number)
+	if header := a.c.GetHeader(h, number); header != nil {
+		return header
+	}
+	return nil
 }
 
 func (a *rpcAPI) GetBlockByNumber(n rpc.BlockNumber, full bool) (map[string]any, error) {
