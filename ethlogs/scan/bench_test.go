@@ -21,12 +21,10 @@ import (
 // the 20k-block queries issue 16 sets its goals on.
 const benchBlocks = 20000
 
-var benchChain = sync.OnceValues(func() (*demo.Chain, error) { return demo.Start(benchBlocks) })
-
-// benchChainIndexed is the same chain served by a node that keeps
-// go-ethereum's log index, for the geth-index sub-benchmarks; built on
-// first use.
-var benchChainIndexed = sync.OnceValues(func() (*demo.Chain, error) {
+// benchChain's node answers eth_getLogs without a log index and
+// index_getLogs with go-ethereum's, built for the geth-index
+// sub-benchmarks and stopped after each.
+var benchChain = sync.OnceValues(func() (*demo.Chain, error) {
 	return demo.StartWith(demo.Options{Blocks: benchBlocks, LogIndex: true})
 })
 
@@ -47,11 +45,11 @@ var benchChainIndexed = sync.OnceValues(func() (*demo.Chain, error) {
 //     candidates only, the same verification as naive;
 //   - naive: one eth_getBlockByNumber and one eth_getBlockReceipts request
 //     per block, one after the other, the same verification and matching;
-//   - geth-index and geth-noindex: a node's own eth_getLogs over the
+//   - geth-index and geth-noindex: the node's own eth_getLogs over the
 //     range, an unverified server-side answer, with go-ethereum's log
-//     index (filtermaps, geth's default since v1.15.6) on, on a second
-//     node serving the same chain, and off (LogNoHistory: it reads every
-//     block's bloom);
+//     index (filtermaps, geth's default since v1.15.6; index_getLogs) on,
+//     and off (eth_getLogs of a node run as with --history.logs.disable:
+//     it reads every block's bloom);
 //   - bound and bound-raw: the node's side alone, the floor of any client
 //     of this node in this process: the requests of a scan (every header,
 //     the candidates' receipts, not the transactions of the proof) sent as
@@ -145,30 +143,28 @@ func benchScan(b *testing.B, c *demo.Chain, q ethlogs.Query) {
 		}
 		report(b, logs)
 	})
-	getLogs := func(b *testing.B, url string) {
+	getLogs := func(b *testing.B, method string) {
 		b.ReportAllocs()
 		cpu0 = cpuTime()
 		logs := 0
 		for b.Loop() {
 			var raw []json.RawMessage
-			if err := scan.NewClient(url).Call(context.Background(), &raw, "eth_getLogs", withRange(q, 0, c.Head)); err != nil {
+			if err := scan.NewClient(c.URL).Call(context.Background(), &raw, method, withRange(q, 0, c.Head)); err != nil {
 				b.Fatal(err)
 			}
 			logs = len(raw)
 		}
 		report(b, logs)
 	}
-	b.Run("geth-noindex", func(b *testing.B) { getLogs(b, c.URL) })
 	b.Run("geth-index", func(b *testing.B) {
-		ci, err := benchChainIndexed()
+		stop, err := c.IndexLogs()
 		if err != nil {
 			b.Fatal(err)
 		}
-		if ci.Head != c.Head || ci.Genesis != c.Genesis {
-			b.Fatalf("the indexed node serves %d blocks from genesis %s, the other %d from %s", ci.Head, ci.Genesis, c.Head, c.Genesis)
-		}
-		getLogs(b, ci.URL)
+		defer stop()
+		getLogs(b, "index_getLogs")
 	})
+	b.Run("geth-noindex", func(b *testing.B) { getLogs(b, "eth_getLogs") })
 }
 
 // naiveScan is the client the issue compares against: per block, its

@@ -2,13 +2,15 @@ package demo
 
 import (
 	"math/big"
+	"reflect"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 )
 
 // TestDeterministic builds the chain twice: every block hash must repeat,
@@ -98,9 +100,9 @@ func headerAt(t *testing.T, c *ethclient.Client, n int64) *types.Header {
 	return h
 }
 
-// TestLogIndex serves the same chain with go-ethereum's log index on and
-// off: StartWith must return with the index complete, and eth_getLogs
-// must give the same logs either way.
+// TestLogIndex serves the same chain with go-ethereum's log index and
+// without: StartWith must return with the index complete, and eth_getLogs
+// must give the same logs as index_getLogs.
 func TestLogIndex(t *testing.T) {
 	off, err := Start(200)
 	if err != nil {
@@ -112,20 +114,28 @@ func TestLogIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer on.Close()
-	q := ethereum.FilterQuery{FromBlock: big.NewInt(0), ToBlock: new(big.Int).SetUint64(off.Head), Addresses: []common.Address{off.Contracts.Token}}
-	var got [2][]types.Log
-	for i, c := range []*Chain{off, on} {
-		client, err := ethclient.Dial(c.URL)
+	stop, err := on.IndexLogs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	q := map[string]any{"fromBlock": "0x0", "toBlock": hexutil.Uint64(off.Head), "address": off.Contracts.Token}
+	var got [3][]types.Log
+	for i, call := range []struct{ url, method string }{{off.URL, "eth_getLogs"}, {on.URL, "eth_getLogs"}, {on.URL, "index_getLogs"}} {
+		client, err := rpc.Dial(call.url)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer client.Close()
-		if got[i], err = client.FilterLogs(t.Context(), q); err != nil {
+		if err := client.Call(&got[i], call.method, q); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if len(got[0]) == 0 || len(got[0]) != len(got[1]) {
-		t.Fatalf("eth_getLogs: %d logs without the index, %d with it", len(got[0]), len(got[1]))
+	if len(got[0]) == 0 || len(got[0]) != len(got[1]) || len(got[0]) != len(got[2]) {
+		t.Fatalf("eth_getLogs: %d and %d logs, index_getLogs %d", len(got[0]), len(got[1]), len(got[2]))
+	}
+	if !reflect.DeepEqual(got[1], got[2]) {
+		t.Fatalf("eth_getLogs and index_getLogs differ")
 	}
 	for i := range got[0] {
 		a, b := got[0][i], got[1][i]

@@ -6,9 +6,13 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/filtermaps"
+	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/eth"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/eth/filters"
@@ -30,6 +34,7 @@ type Chain struct {
 
 	stack   *node.Node
 	backend *eth.Ethereum
+	indexed *withIndex
 	plan    plan
 }
 
@@ -40,10 +45,14 @@ type Options struct {
 	// 0 to 300; 0 gives the demo's zero to three.
 	Txs int
 	WS  bool // serve WebSocket too (eth_subscribe), at Chain.WS
-	// LogIndex keeps go-ethereum's log index (filtermaps, on by default in
-	// geth since v1.15.6) for eth_getLogs, and StartWith returns once it
-	// covers the whole chain. Off, eth_getLogs reads every block's bloom
-	// (geth's --history.logs.disable).
+	// LogIndex has the node answer index_getLogs as eth_getLogs with
+	// go-ethereum's log index (filtermaps, on by default in geth since
+	// v1.15.6, with its default parameters) once Chain.IndexLogs has built
+	// it. eth_getLogs itself always reads every block's bloom (geth's
+	// --history.logs.disable): a go-ethereum v1.17.10 indexer left running
+	// over 20,000 idle blocks took a core of CPU from 10 to 20 s after it
+	// finished (2026-11-29), which would disturb any measurement beside it,
+	// so the index is built on demand and stopped after use.
 	LogIndex bool
 }
 
@@ -85,6 +94,9 @@ func StartWith(o Options) (*Chain, error) {
 	conf.DataDir = "" // in memory
 	conf.P2P = p2p.Config{NoDiscovery: true, ListenAddr: ""}
 	conf.HTTPHost, conf.HTTPPort, conf.HTTPModules = "127.0.0.1", 0, []string{"eth", "debug"}
+	if o.LogIndex {
+		conf.HTTPModules = append(conf.HTTPModules, "index")
+	}
 	conf.AuthAddr, conf.AuthPort = "127.0.0.1", 0
 	conf.WSHost, conf.IPCPath = "", ""
 	if o.WS {
@@ -97,13 +109,17 @@ func StartWith(o Options) (*Chain, error) {
 	ethConf := ethconfig.Defaults
 	ethConf.Genesis, ethConf.SyncMode = gspec, ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
-	ethConf.LogNoHistory = !o.LogIndex // else eth_getLogs reads blocks, no background log index
+	ethConf.LogNoHistory = true // eth_getLogs reads blocks, no background log index
 	backend, err := eth.New(stack, &ethConf)
 	if err != nil {
 		stack.Close()
 		return nil, fmt.Errorf("demo: %w", err)
 	}
 	stack.RegisterAPIs([]rpc.API{{Namespace: "eth", Service: filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend, filters.Config{}))}})
+	indexed := &withIndex{EthAPIBackend: backend.APIBackend}
+	if o.LogIndex {
+		stack.RegisterAPIs([]rpc.API{{Namespace: "index", Service: filters.NewFilterAPI(filters.NewFilterSystem(indexed, filters.Config{}))}})
+	}
 	if err := stack.Start(); err != nil {
 		stack.Close()
 		return nil, fmt.Errorf("demo: %w", err)
@@ -118,34 +134,75 @@ func StartWith(o Options) (*Chain, error) {
 		c.WS = stack.WSEndpoint()
 	}
 	c.setHead()
-	if o.LogIndex {
-		if err := c.waitLogIndex(); err != nil {
-			c.Close()
-			return nil, err
-		}
-	}
+	c.indexed = indexed
 	return c, c.waitHTTP()
 }
 
-// waitLogIndex waits until the node's log index covers every block, at
-// most ten minutes (20,000 demo blocks take well under one).
-func (c *Chain) waitLogIndex() error {
+// withIndex is the node's API backend with a log index of its own, once
+// built.
+type withIndex struct {
+	*eth.EthAPIBackend
+	fm atomic.Pointer[filtermaps.FilterMaps]
+}
+
+func (b *withIndex) NewMatcherBackend() filtermaps.MatcherBackend {
+	fm := b.fm.Load()
+	if fm == nil {
+		fm = disabledIndex()
+	}
+	return fm.NewMatcherBackend()
+}
+
+// disabledIndex stands for an index not built: eth/filters then reads
+// every block's bloom.
+var disabledIndex = sync.OnceValue(func() *filtermaps.FilterMaps {
+	fm, err := filtermaps.NewFilterMaps(rawdb.NewMemoryDatabase(), nil, 0, 0, filtermaps.DefaultParams, filtermaps.Config{Disabled: true})
+	if err != nil {
+		panic("demo: " + err.Error())
+	}
+	fm.Start()
+	return fm
+})
+
+// IndexLogs builds go-ethereum's log index over the chain, in memory, for
+// index_getLogs (Options.LogIndex), and returns once it covers every block,
+// at most ten minutes later (20,000 demo blocks take seconds). stop stops
+// its indexer; index_getLogs then waits for it until its request's
+// deadline. The index does not follow Extend or Reorg.
+func (c *Chain) IndexLogs() (stop func(), err error) {
+	bc := c.backend.BlockChain()
+	head := bc.CurrentBlock()
+	view := filtermaps.NewChainView(bc, head.Number.Uint64(), head.Hash())
+	fm, err := filtermaps.NewFilterMaps(rawdb.NewMemoryDatabase(), view, 0, c.Finalized, filtermaps.DefaultParams, filtermaps.Config{})
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	fm.Start()
+	if err := waitLogIndex(fm, c.Head); err != nil {
+		fm.Stop()
+		return nil, err
+	}
+	c.indexed.fm.Store(fm)
+	return func() { c.indexed.fm.CompareAndSwap(fm, nil); fm.Stop() }, nil
+}
+
+// waitLogIndex waits until fm covers blocks 0 to head, at most ten minutes.
+func waitLogIndex(fm *filtermaps.FilterMaps, head uint64) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	mb := c.backend.APIBackend.NewMatcherBackend()
+	mb := fm.NewMatcherBackend()
 	defer mb.Close()
 	for {
 		r, err := mb.SyncLogIndex(ctx)
 		if err != nil {
 			return fmt.Errorf("demo: log index: %w", err)
 		}
-		if !r.IndexedBlocks.IsEmpty() && r.IndexedBlocks.First() == 0 && r.IndexedBlocks.Last() >= c.Head {
+		if !r.IndexedBlocks.IsEmpty() && r.IndexedBlocks.First() == 0 && r.IndexedBlocks.Last() >= head {
 			return nil
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("demo: the log index covers blocks %d to %d of 0 to %d after 10 minutes",
-				r.IndexedBlocks.First(), r.IndexedBlocks.Last(), c.Head)
+			return fmt.Errorf("demo: the log index covers %d of blocks 0 to %d after 10 minutes", r.IndexedBlocks.Count(), head)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
