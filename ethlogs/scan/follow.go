@@ -331,15 +331,9 @@ func (s *scanner) advance(ctx context.Context, to, head uint64) (added, removed 
 // span fetches the headers of blocks lo to hi, each linked to the one
 // before.
 func (s *scanner) span(ctx context.Context, lo, hi uint64) ([]*block, error) {
-	var blocks []*block
-	for next := lo; next <= hi; {
-		end := min(hi, next+uint64(s.headerBatch.get())-1)
-		bs, err := s.fetchHeaders(ctx, span{next, end})
-		if err != nil {
-			return nil, err
-		}
-		blocks = append(blocks, bs...)
-		next = end + 1
+	blocks, err := s.spanUnlinked(ctx, lo, hi)
+	if err != nil {
+		return nil, err
 	}
 	for i := 1; i < len(blocks); i++ {
 		if p := blocks[i-1]; blocks[i].header.ParentHash != p.hash {
