@@ -193,10 +193,3 @@ func refusal(calls []Call) error {
 	}
 	return nil
 }
-
-// sendDecoded is send, for callers that decoded whole answers themselves.
-// Answers now stream in and are read call by call, so the decoder is not
-// used: each call's compact result is in Result.
-func (s *scanner) sendDecoded(ctx context.Context, calls []Call, l *limit, _ func([]byte, []Call) error) error {
-	return s.send(ctx, calls, l)
-}

@@ -33,26 +33,3 @@ func FuzzBlockJSON(f *testing.F) {
 		}
 	})
 }
-
-// FuzzDecodeBatch feeds arbitrary answers to both batch decoders: an error
-// or results, never a panic.
-func FuzzDecodeBatch(f *testing.F) {
-	f.Add([]byte(`[{"jsonrpc":"2.0","id":0,"result":`+sampleBlock+`},{"jsonrpc":"2.0","id":1,"result":null}]`), 2)
-	f.Add([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32005,"message":"limit"}}`), 3)
-	f.Add([]byte(`[{"id":1,"error":{"code":1,"message":""}},{"id":1}]`), 2)
-	f.Fuzz(func(t *testing.T, data []byte, n int) {
-		n = 1 + n&15
-		for _, decode := range []func([]byte, []Call) error{decodeBatch, decodeHeaders} {
-			calls := make([]Call, n)
-			if decode(data, calls) != nil {
-				continue
-			}
-			for i, c := range calls {
-				// A typed decoder stores even a null result, as a nil *blockJSON.
-				if c.Err == nil && c.Result == nil && c.Value == nil {
-					t.Fatalf("call %d of %d has no result and no error", i, n)
-				}
-			}
-		}
-	})
-}

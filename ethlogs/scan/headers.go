@@ -38,6 +38,16 @@ func decodeBlock(raw json.RawMessage, want uint64) (*block, error) {
 	return blockOf(&bj, want)
 }
 
+// decodeHeaderCall decodes the answer to a header call, raw
+// (debug_getRawHeader) or a JSON header or block object, as the call's
+// method says. want is the block number asked for.
+func decodeHeaderCall(c Call, want uint64) (*block, error) {
+	if c.Method == rawHeaderMethod {
+		return decodeRawHeader(c.Result, want)
+	}
+	return decodeBlock(c.Result, want)
+}
+
 // blockOf checks a decoded block object; nil is the JSON null of a block
 // the node does not have.
 func blockOf(bj *blockJSON, want uint64) (*block, error) {
@@ -85,7 +95,7 @@ func (s *scanner) fetchHeaders(ctx context.Context, sp span) ([]*block, error) {
 			calls[i] = Call{Method: "eth_getHeaderByNumber", Params: []any{n}}
 		}
 	}
-	if err := s.sendDecoded(ctx, calls, s.headerBatch, decodeHeaders); err != nil {
+	if err := s.send(ctx, calls, s.headerBatch); err != nil {
 		return nil, fmt.Errorf("scan: headers %d to %d: %w", sp.lo, sp.hi, err)
 	}
 	// Providers refuse the debug namespace in many ways (-32601, -32600
@@ -107,54 +117,13 @@ func (s *scanner) fetchHeaders(ctx context.Context, sp span) ([]*block, error) {
 		if c.Err != nil {
 			return nil, fmt.Errorf("scan: block %d: %s: %w", n, c.Method, c.Err)
 		}
-		var b *block
-		var err error
-		switch {
-		case raw:
-			b, err = decodeRawHeader(c.Result, n)
-		default:
-			b, err = decodeBlock(c.Result, n)
-		}
+		b, err := decodeHeaderCall(c, n)
 		if err != nil {
 			return nil, fmt.Errorf("scan: %w", err)
 		}
 		blocks[i] = b
 	}
 	return blocks, nil
-}
-
-// decodeHeaders decodes a batch of header answers straight into block
-// objects: one pass of encoding/json over the answer instead of one to
-// split it and one per header. Anything unusual (a single object, an
-// answer that does not decode) takes the general path, which reports
-// errors call by call.
-func decodeHeaders(raw []byte, calls []Call) error {
-	var answers []struct {
-		ID     *int       `json:"id"`
-		Result *blockJSON `json:"result"`
-		Error  *RPCError  `json:"error"`
-	}
-	if len(calls) < 2 || json.Unmarshal(raw, &answers) != nil {
-		return decodeBatch(raw, calls)
-	}
-	seen := make([]bool, len(calls))
-	for _, a := range answers {
-		if a.ID == nil || *a.ID < 0 || *a.ID >= len(calls) || seen[*a.ID] {
-			return fmt.Errorf("JSON-RPC answer with an unknown or repeated id")
-		}
-		seen[*a.ID] = true
-		if a.Error != nil {
-			calls[*a.ID].Err = a.Error
-		} else {
-			calls[*a.ID].Value = a.Result
-		}
-	}
-	for i, ok := range seen {
-		if !ok {
-			calls[i].Err = fmt.Errorf("%s: no answer in the batch", calls[i].Method)
-		}
-	}
-	return nil
 }
 
 // headerBlock fetches one block by number ("latest" allowed) or by hash.

@@ -28,10 +28,10 @@ func decodeRawHeader(raw json.RawMessage, want uint64) (*block, error) {
 	if string(raw) == "null" {
 		return nil, blockError(want, common.Hash{}, ethlogs.ErrHeaderRLP, "the node has no such block (not yet synced, or pruned)")
 	}
-	if len(raw) < 4 || raw[0] != '"' || raw[1] != '0' || raw[2] != 'x' || raw[len(raw)-1] != '"' {
+	hexits, ok := hexDigits(raw)
+	if !ok {
 		return nil, blockError(want, common.Hash{}, ethlogs.ErrHeaderRLP, "%s: the answer is not a 0x-prefixed hex string", rawHeaderMethod)
 	}
-	hexits := raw[3 : len(raw)-1]
 	if len(hexits) > 2*ethlogs.MaxHeaderSize {
 		return nil, blockError(want, common.Hash{}, ethlogs.ErrHeaderRLP, "%s: %d bytes, at most %d", rawHeaderMethod, len(hexits)/2, ethlogs.MaxHeaderSize)
 	}
@@ -50,6 +50,15 @@ func decodeRawHeader(raw json.RawMessage, want uint64) (*block, error) {
 		return nil, blockError(want, common.Hash{}, ethlogs.ErrHeaderRLP, "the node answered with block %v (%s)", h.Number, hash)
 	}
 	return &block{header: h, hash: hash}, nil
+}
+
+// hexDigits returns the digits of a JSON string holding 0x-prefixed hex,
+// as the debug namespace answers, or false for anything else.
+func hexDigits(raw json.RawMessage) ([]byte, bool) {
+	if len(raw) < 4 || raw[0] != '"' || raw[1] != '0' || raw[2] != 'x' || raw[len(raw)-1] != '"' {
+		return nil, false
+	}
+	return raw[3 : len(raw)-1], true
 }
 
 // headerBufs hold a header's RLP while it is decoded.

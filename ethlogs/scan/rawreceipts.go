@@ -90,11 +90,12 @@ func splitHexArray(raw []byte) ([][]byte, error) {
 // the caller against the trusted header's transactionsRoot; the block's
 // own header is not read.
 func decodeRawBlockTxs(raw json.RawMessage, number uint64) (types.Transactions, error) {
-	if len(raw) < 4 || raw[0] != '"' || raw[1] != '0' || raw[2] != 'x' || raw[len(raw)-1] != '"' {
+	hexits, ok := hexDigits(raw)
+	if !ok {
 		return nil, blockError(number, common.Hash{}, ethlogs.ErrTransactionsRoot, "%s: the answer is not a 0x-prefixed hex string", rawBlockMethod)
 	}
-	enc := make([]byte, (len(raw)-4)/2)
-	if _, err := hex.Decode(enc, raw[3:len(raw)-1]); err != nil {
+	enc := make([]byte, len(hexits)/2)
+	if _, err := hex.Decode(enc, hexits); err != nil {
 		return nil, blockError(number, common.Hash{}, ethlogs.ErrTransactionsRoot, "%s: %v", rawBlockMethod, err)
 	}
 	var b types.Block

@@ -207,12 +207,7 @@ func (s *scanner) blockReceipts(ctx context.Context, c candidate, calls []Call, 
 			return nil, nil, fmt.Errorf("block %d: %s: %w", c.number, hc.Method, hc.Err)
 		}
 		var err error
-		if hc.Method == rawHeaderMethod {
-			b, err = decodeRawHeader(hc.Result, c.number)
-		} else {
-			b, err = decodeBlock(hc.Result, c.number)
-		}
-		if err != nil {
+		if b, err = decodeHeaderCall(hc, c.number); err != nil {
 			return nil, nil, err
 		}
 	}

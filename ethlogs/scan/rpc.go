@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -28,7 +27,6 @@ type Call struct {
 	// request with a [*TooLargeError].
 	Limit  int
 	Result json.RawMessage // compact JSON, at most Limit bytes
-	Value  any             // unused: answers stream in, and every result is in Result (to be removed)
 	Err    error           // an *RPCError from the node, or a malformed answer
 }
 
@@ -230,12 +228,6 @@ func encodeBatch(calls []Call) ([]byte, error) {
 		return json.Marshal(reqs[0])
 	}
 	return json.Marshal(reqs)
-}
-
-// decodeBatch reads a whole answer held in memory, as [Client.Batch] reads
-// one over HTTP, under the default budget.
-func decodeBatch(raw []byte, calls []Call) error {
-	return readWhole(bytes.NewReader(raw), calls, DefaultBudget)
 }
 
 // readWhole reads the answer to calls, the whole of src, under budget.
