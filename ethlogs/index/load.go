@@ -166,7 +166,7 @@ func (x *Index) loadTail() error {
 			return err
 		}
 	}
-	x.tail = make([]tailBlock, 0, SectionSize)
+	x.tail = make([]tailBlock, 0, len(data)/tailRecord) // a writer's appends grow it; a snapshot's stays
 	for len(data) >= tailRecord && len(x.tail) < SectionSize {
 		t, ok := decodeTailRecord(data[:tailRecord])
 		linked := t.parent == parent || (x.sealed == 0 && len(x.tail) == 0)

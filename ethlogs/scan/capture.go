@@ -3,7 +3,7 @@ package scan
 import "sync"
 
 // chunkSize is the piece a kept value grows by, and the largest result
-// kept in a shared block; arenaBlock is the size of such a block.
+// kept in a shared block; arenaBlock is the largest such block.
 const (
 	chunkSize  = 256 << 10
 	arenaBlock = 1 << 20
@@ -109,10 +109,9 @@ func (a *arena) keep(c *capture) []byte {
 		return c.appendTo(make([]byte, 0, n))
 	}
 	if cap(a.block)-len(a.block) < n {
-		size := arenaBlock // the first block is small: most answers are
-		if a.block == nil {
-			size = 64 << 10
-		}
+		// Blocks double from 64 KiB: most answers are small, and a block
+		// is zeroed when made, so a large one half used costs its size.
+		size := min(max(2*cap(a.block), 64<<10), arenaBlock)
 		a.block = make([]byte, 0, max(size, n))
 	}
 	start := len(a.block)

@@ -87,8 +87,13 @@ func TestLyingNode(t *testing.T) {
 	q := ethlogs.Query{Addresses: []common.Address{c.Contracts.Token}}
 	truth := getLogs(t, c.URL, withRange(q, 0, c.Head))
 	target, hash := lieTarget(t, truth)
+	honest := t.TempDir() // an index of honest headers, for the lies told in receipts
 	for _, lie := range lies {
 		t.Run(strings.ReplaceAll(lie.name, " ", "_"), func(t *testing.T) {
+			dir := honest
+			if lie.method == "header" {
+				dir = t.TempDir()
+			}
 			p := scantest.NewProxy(c.URL)
 			defer p.Close()
 			if lie.json {
@@ -104,7 +109,7 @@ func TestLyingNode(t *testing.T) {
 				}
 				return result
 			})
-			got, _, err := collect(t.Context(), scan.Config{Client: scan.NewClient(p.URL), Query: q, IndexDir: t.TempDir(), ReceiptsBatch: 3})
+			got, _, err := collect(t.Context(), scan.Config{Client: scan.NewClient(p.URL), Query: q, IndexDir: dir, ReceiptsBatch: 3})
 			var be *ethlogs.BlockError
 			wantBlock := target + lie.blockUp
 			if !errors.Is(err, lie.want) || !errors.As(err, &be) || be.Number != wantBlock || !strings.Contains(err.Error(), fmt.Sprintf("block %d", wantBlock)) {
@@ -214,6 +219,7 @@ func TestLyingRawReceipts(t *testing.T) {
 	q := ethlogs.Query{Addresses: []common.Address{c.Contracts.Token}}
 	truth := getLogs(t, c.URL, withRange(q, 0, c.Head))
 	target, hash := lieTarget(t, truth)
+	honest := t.TempDir() // the headers are true: one index serves every lie
 	receipts := func(f func(encs [][]byte) [][]byte) func(json.RawMessage) json.RawMessage {
 		return func(r json.RawMessage) json.RawMessage {
 			var encs []hexutil.Bytes
@@ -281,7 +287,7 @@ func TestLyingRawReceipts(t *testing.T) {
 				}
 				return result
 			})
-			got, _, err := collect(t.Context(), scan.Config{Client: scan.NewClient(p.URL), Query: q, IndexDir: t.TempDir(), ReceiptsBatch: 3})
+			got, _, err := collect(t.Context(), scan.Config{Client: scan.NewClient(p.URL), Query: q, IndexDir: honest, ReceiptsBatch: 3})
 			var be *ethlogs.BlockError
 			if !forged.Load() || !errors.Is(err, lie.want) || !errors.As(err, &be) || be.Number != target {
 				t.Fatalf("scan = %v (forged: %t); want %v naming block %d", err, forged.Load(), lie.want, target)
