@@ -21,14 +21,19 @@ func DecodeHeader(enc []byte) (*types.Header, common.Hash, error) {
 	if len(enc) > MaxHeaderSize {
 		return nil, common.Hash{}, fmt.Errorf("ethlogs: header: %w", errorf(ErrHeaderRLP, "%d bytes, at most %d", len(enc), MaxHeaderSize))
 	}
-	var h types.Header
-	if err := rlp.DecodeBytes(enc, &h); err != nil {
-		return nil, common.Hash{}, fmt.Errorf("ethlogs: header: %w", errorf(ErrHeaderRLP, "%v", err))
+	// The fast path takes only canonical encodings (FuzzDecodeHeaderFields
+	// holds it to re-encoding to the same bytes): the check is for the rest.
+	h, ok := decodeHeaderFields(enc)
+	if !ok {
+		h = new(types.Header)
+		if err := rlp.DecodeBytes(enc, h); err != nil {
+			return nil, common.Hash{}, fmt.Errorf("ethlogs: header: %w", errorf(ErrHeaderRLP, "%v", err))
+		}
+		if !reencodes(h, enc) {
+			return nil, common.Hash{}, &BlockError{Number: numberOf(h), Err: errorf(ErrHeaderRLP, "not canonical")}
+		}
 	}
-	if !reencodes(&h, enc) {
-		return nil, common.Hash{}, &BlockError{Number: numberOf(&h), Err: errorf(ErrHeaderRLP, "not canonical")}
-	}
-	return &h, keccak256(enc), nil
+	return h, keccak256(enc), nil
 }
 
 // reencodes reports whether h encodes to enc. It encodes into a pooled
