@@ -34,6 +34,13 @@ func VerifyReceipts(h *types.Header, rs types.Receipts) error {
 	if err := VerifyReceiptsRoot(h, rs); err != nil {
 		return err
 	}
+	return VerifyReceiptBlooms(h, rs)
+}
+
+// VerifyReceiptBlooms is the second half of [VerifyReceipts], for receipts
+// whose root is proven already ([DecodeProvenReceipts]): each receipt's
+// bloom is the bloom of its logs, and their union is h.Bloom.
+func VerifyReceiptBlooms(h *types.Header, rs types.Receipts) error {
 	var all Bloom
 	for i, r := range rs {
 		b := ReceiptBloom(r)
@@ -158,6 +165,38 @@ func decodeReceipt(enc []byte) (*types.Receipt, error) {
 	}
 	return r, nil
 }
+
+// DecodeProvenReceipts decodes a block's receipts from their consensus
+// encodings, as debug_getRawReceipts answers, and proves them against h,
+// which must be trusted: the trie of the encodings as received must have
+// root h.ReceiptHash. The bytes being the ones the block commits to, they
+// are decoded without the re-encoding [DecodeReceipts] checks each
+// against, and the root is taken without re-encoding the receipts
+// ([ReceiptsRoot]): two encodings of each receipt fewer. An encoding that
+// does not decode is [ErrReceipt], a root that differs [ErrReceiptsRoot];
+// both are [*BlockError]s naming the block.
+func DecodeProvenReceipts(h *types.Header, encs [][]byte) (types.Receipts, error) {
+	rs := make(types.Receipts, len(encs))
+	for i, enc := range encs {
+		if len(enc) > MaxReceiptSize {
+			return nil, blockError(numberOf(h), common.Hash{}, ErrReceipt, "receipt %d: %d bytes, at most %d", i, len(enc), MaxReceiptSize)
+		}
+		rs[i] = new(types.Receipt)
+		if err := rs[i].UnmarshalBinary(enc); err != nil {
+			return nil, blockError(numberOf(h), common.Hash{}, ErrReceipt, "receipt %d: %v", i, err)
+		}
+	}
+	if root := types.DeriveSha(encodings(encs), trie.NewStackTrie(nil)); root != h.ReceiptHash {
+		return nil, blockError(numberOf(h), common.Hash{}, ErrReceiptsRoot, "%d receipts give %s, the header commits to %s", len(rs), root, h.ReceiptHash)
+	}
+	return rs, nil
+}
+
+// encodings are a trie's values as given, for types.DeriveSha.
+type encodings [][]byte
+
+func (e encodings) Len() int                           { return len(e) }
+func (e encodings) EncodeIndex(i int, w *bytes.Buffer) { w.Write(e[i]) }
 
 // DecodeReceipts decodes a block's receipts in order; an error names the
 // receipt's index.

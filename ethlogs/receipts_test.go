@@ -263,3 +263,67 @@ func FuzzVerifyReceiptsJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeProvenReceipts proves each published block's receipt
+// encodings against its header, and requires what DecodeReceipts gives;
+// then a byte changed anywhere, a receipt dropped or two swapped must fail
+// naming the block: ErrReceipt where the bytes no longer decode,
+// ErrReceiptsRoot where they do.
+func TestDecodeProvenReceipts(t *testing.T) {
+	for _, name := range []string{"mainnet-14764013.json", "mainnet-15537393.json", "mainnet-17034869.json",
+		"mainnet-19426587.json", "mainnet-22431084.json", "mainnet-22869878.json"} {
+		b := readBlocks(t, name)[0]
+		h, _, err := DecodeHeader(b.HeaderRLP)
+		if err != nil {
+			t.Fatal(err)
+		}
+		encs := make([][]byte, len(b.Receipts))
+		for i, r := range b.Receipts {
+			encs[i] = r.Raw
+		}
+		got, err := DecodeProvenReceipts(h, encs)
+		want, err2 := DecodeReceipts(encs)
+		if err != nil || err2 != nil || ReceiptsRoot(got) != ReceiptsRoot(want) || len(got) != len(want) {
+			t.Fatalf("%s: DecodeProvenReceipts = %v, DecodeReceipts = %v", name, err, err2)
+		}
+		last := len(encs) - 1
+		for _, tt := range []struct {
+			name  string
+			edit  func([][]byte) [][]byte
+			wants []error
+		}{
+			{"a byte of the last receipt's last log", func(e [][]byte) [][]byte {
+				e[last] = bytes.Clone(e[last])
+				e[last][len(e[last])-1] ^= 1
+				return e
+			}, []error{ErrReceipt, ErrReceiptsRoot}},
+			{"a byte after the first receipt", func(e [][]byte) [][]byte { e[0] = append(bytes.Clone(e[0]), 0x80); return e }, []error{ErrReceipt}},
+			{"the last receipt dropped", func(e [][]byte) [][]byte { return e[:last] }, []error{ErrReceiptsRoot}},
+			{"the first two swapped", func(e [][]byte) [][]byte {
+				if len(e) < 2 {
+					return append(e, e[0]) // one receipt: a copy added instead
+				}
+				e[0], e[1] = e[1], e[0]
+				return e
+			}, []error{ErrReceiptsRoot}},
+			{"an empty encoding", func(e [][]byte) [][]byte { e[0] = nil; return e }, []error{ErrReceipt}},
+		} {
+			_, err := DecodeProvenReceipts(h, tt.edit(slicesClone(encs)))
+			var be *BlockError
+			if !errors.As(err, &be) || be.Number != h.Number.Uint64() || !slicesContainsErr(tt.wants, err) {
+				t.Errorf("%s, %s: %v; want one of %v naming block %d", name, tt.name, err, tt.wants, h.Number)
+			}
+		}
+	}
+}
+
+func slicesClone(e [][]byte) [][]byte { return append([][]byte(nil), e...) }
+
+func slicesContainsErr(wants []error, err error) bool {
+	for _, w := range wants {
+		if errors.Is(err, w) {
+			return true
+		}
+	}
+	return false
+}

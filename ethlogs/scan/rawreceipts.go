@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/chainsieve/chainsieve/ethlogs"
@@ -25,18 +26,21 @@ const (
 // decodeRawReceipts decodes a debug_getRawReceipts result, a compact JSON
 // array of 0x-prefixed hex strings, each a receipt's consensus encoding,
 // without encoding/json: one pass over the answer, the hex of each
-// receipt decoded in place into one buffer. The receipts are then what
-// the receipts trie commits to ([ethlogs.DecodeReceipts] accepts only
-// encodings that re-encode to the same bytes). number names the block in
-// errors.
-func decodeRawReceipts(raw json.RawMessage, number uint64) (types.Receipts, error) {
+// receipt decoded in place into one buffer. The encodings as received are
+// then proven against h's receiptsRoot ([ethlogs.DecodeProvenReceipts]),
+// h being the block's verified header.
+func decodeRawReceipts(raw json.RawMessage, h *types.Header) (types.Receipts, error) {
 	encs, err := splitHexArray(raw)
 	if err != nil {
-		return nil, blockError(number, common.Hash{}, ethlogs.ErrReceipt, "%s: %v", rawReceiptsMethod, err)
+		return nil, blockError(h.Number.Uint64(), common.Hash{}, ethlogs.ErrReceipt, "%s: %v", rawReceiptsMethod, err)
 	}
-	rs, err := ethlogs.DecodeReceipts(encs)
+	rs, err := ethlogs.DecodeProvenReceipts(h, encs)
 	if err != nil {
-		return nil, &ethlogs.BlockError{Number: number, Err: fmt.Errorf("%s: %w", rawReceiptsMethod, err)}
+		var be *ethlogs.BlockError
+		if errors.As(err, &be) {
+			return nil, &ethlogs.BlockError{Number: be.Number, Hash: be.Hash, Err: fmt.Errorf("%s: %w", rawReceiptsMethod, be.Err)}
+		}
+		return nil, err
 	}
 	return rs, nil
 }

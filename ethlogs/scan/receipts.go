@@ -171,11 +171,11 @@ func (s *scanner) fetchReceipts(ctx context.Context, blocks []candidate) ([]foun
 	out := make([]found, len(blocks))
 	var withLogs []matched
 	for i, c := range blocks {
-		b, rs, err := s.blockReceipts(ctx, c, calls, at[i])
+		b, rs, rootProven, err := s.blockReceipts(ctx, c, calls, at[i])
 		if err != nil {
 			return nil, fmt.Errorf("scan: %w", err)
 		}
-		logs, err := s.verify(b, rs)
+		logs, err := s.verify(b, rs, rootProven)
 		if err != nil {
 			return nil, fmt.Errorf("scan: %w", err)
 		}
@@ -198,36 +198,36 @@ func (s *scanner) rawReceipts() bool {
 }
 
 // blockReceipts decodes the header and receipts of one block of a batch,
-// whose calls are at[0] and at[1].
-func (s *scanner) blockReceipts(ctx context.Context, c candidate, calls []Call, at [2]int) (*block, types.Receipts, error) {
-	b := s.recall(c.number)
+// whose calls are at[0] and at[1]; rootProven says the receipts were
+// proven against the header's receiptsRoot as they were decoded.
+func (s *scanner) blockReceipts(ctx context.Context, c candidate, calls []Call, at [2]int) (b *block, rs types.Receipts, rootProven bool, err error) {
+	b = s.recall(c.number)
 	if at[0] >= 0 {
 		hc := calls[at[0]]
 		if hc.Err != nil {
-			return nil, nil, fmt.Errorf("block %d: %s: %w", c.number, hc.Method, hc.Err)
+			return nil, nil, false, fmt.Errorf("block %d: %s: %w", c.number, hc.Method, hc.Err)
 		}
-		var err error
 		if b, err = decodeHeaderCall(hc, c.number); err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
 	}
 	if b.hash != c.hash {
-		return nil, nil, blockError(c.number, c.hash, ethlogs.ErrHeaderHash, "asked for this block by hash, the node answered with %s", b.hash)
+		return nil, nil, false, blockError(c.number, c.hash, ethlogs.ErrHeaderHash, "asked for this block by hash, the node answered with %s", b.hash)
 	}
 	if at[1] < 0 {
-		rs, err := s.txReceipts(ctx, b)
-		return b, rs, err
+		rs, err = s.txReceipts(ctx, b)
+		return b, rs, false, err
 	}
 	rc := calls[at[1]]
 	if rc.Err != nil {
-		return nil, nil, fmt.Errorf("block %d: %s: %w", c.number, rc.Method, rc.Err)
+		return nil, nil, false, fmt.Errorf("block %d: %s: %w", c.number, rc.Method, rc.Err)
 	}
 	if rc.Method == rawReceiptsMethod {
-		rs, err := decodeRawReceipts(rc.Result, c.number)
-		return b, rs, err
+		rs, err = decodeRawReceipts(rc.Result, b.header)
+		return b, rs, true, err
 	}
-	rs, err := decodeReceipts(rc.Result, c.number)
-	return b, rs, err
+	rs, err = decodeReceipts(rc.Result, c.number)
+	return b, rs, false, err
 }
 
 // txReceipts fetches a block's receipts one transaction at a time, in the
@@ -276,15 +276,18 @@ func decodeReceipts(raw json.RawMessage, number uint64) (types.Receipts, error) 
 	return rs, nil
 }
 
-// verify checks a block's receipts as the mode asks and returns the logs
+// verify checks a block's receipts as the mode asks (what rootProven says
+// was done as they were decoded is not done again) and returns the logs
 // that match, with the fields the receipts root does not commit to set
 // from the verified header.
-func (s *scanner) verify(b *block, rs types.Receipts) ([]*types.Log, error) {
+func (s *scanner) verify(b *block, rs types.Receipts, rootProven bool) ([]*types.Log, error) {
 	var err error
-	switch s.cfg.Mode {
-	case Full:
+	switch {
+	case s.cfg.Mode == Full && rootProven:
+		err = ethlogs.VerifyReceiptBlooms(b.header, rs)
+	case s.cfg.Mode == Full:
 		err = ethlogs.VerifyReceipts(b.header, rs)
-	case BloomUntrusted:
+	case s.cfg.Mode == BloomUntrusted && !rootProven:
 		err = ethlogs.VerifyReceiptsRoot(b.header, rs)
 	}
 	if err != nil {
