@@ -36,3 +36,21 @@ func VerifyTransactions(h *types.Header, txs types.Transactions) error {
 	}
 	return nil
 }
+
+// TransactionHashes proves a block's transactions in their consensus
+// encodings (a legacy transaction's RLP list, a typed one's type byte and
+// payload: the values of the transactions trie) against h, which must be
+// trusted: the trie of the encodings as received must have root h.TxHash.
+// It returns each transaction's hash, the Keccak-256 of its encoding,
+// without decoding any: a log's transactionHash needs nothing more.
+// Errors are [*BlockError] naming the block.
+func TransactionHashes(h *types.Header, encs [][]byte) ([]common.Hash, error) {
+	if root := types.DeriveSha(encodings(encs), trie.NewStackTrie(nil)); root != h.TxHash {
+		return nil, blockError(numberOf(h), common.Hash{}, ErrTransactionsRoot, "%d transactions give %s, the header commits to %s", len(encs), root, h.TxHash)
+	}
+	hashes := make([]common.Hash, len(encs))
+	for i, enc := range encs {
+		hashes[i] = keccak256(enc)
+	}
+	return hashes, nil
+}

@@ -89,22 +89,50 @@ func splitHexArray(raw []byte) ([][]byte, error) {
 	return out, nil
 }
 
-// decodeRawBlockTxs decodes a debug_getRawBlock result, the hex of a
-// block's RLP, and returns its transactions. Their hashes are proven by
-// the caller against the trusted header's transactionsRoot; the block's
-// own header is not read.
-func decodeRawBlockTxs(raw json.RawMessage, number uint64) (types.Transactions, error) {
+// rawBlockTxs reads a debug_getRawBlock result, the hex of a block's RLP,
+// and returns its transactions' consensus encodings, undecoded: the
+// values of the transactions trie, which the caller proves against the
+// trusted header's transactionsRoot ([ethlogs.TransactionHashes]). In a
+// block's RLP a legacy transaction is its RLP list and a typed one an RLP
+// string holding its type byte and payload. The block's own header is not
+// read.
+func rawBlockTxs(raw json.RawMessage, number uint64) ([][]byte, error) {
+	fail := func(format string, args ...any) ([][]byte, error) {
+		return nil, blockError(number, common.Hash{}, ethlogs.ErrTransactionsRoot, "%s: "+format, append([]any{rawBlockMethod}, args...)...)
+	}
 	hexits, ok := hexDigits(raw)
 	if !ok {
-		return nil, blockError(number, common.Hash{}, ethlogs.ErrTransactionsRoot, "%s: the answer is not a 0x-prefixed hex string", rawBlockMethod)
+		return fail("the answer is not a 0x-prefixed hex string")
 	}
 	enc := make([]byte, len(hexits)/2)
 	if _, err := hex.Decode(enc, hexits); err != nil {
-		return nil, blockError(number, common.Hash{}, ethlogs.ErrTransactionsRoot, "%s: %v", rawBlockMethod, err)
+		return fail("%v", err)
 	}
-	var b types.Block
-	if err := rlp.DecodeBytes(enc, &b); err != nil {
-		return nil, blockError(number, common.Hash{}, ethlogs.ErrTransactionsRoot, "%s: %v", rawBlockMethod, err)
+	body, rest, err := rlp.SplitList(enc)
+	if err != nil || len(rest) > 0 {
+		return fail("not one RLP list (%v, %d bytes after it)", err, len(rest))
 	}
-	return b.Transactions(), nil
+	if _, _, body, err = rlp.Split(body); err != nil { // the header
+		return fail("header: %v", err)
+	}
+	list, _, err := rlp.SplitList(body)
+	if err != nil {
+		return fail("transactions: %v", err)
+	}
+	var txs [][]byte
+	for len(list) > 0 {
+		k, content, rest, err := rlp.Split(list)
+		switch {
+		case err != nil:
+			return fail("transaction %d: %v", len(txs), err)
+		case k == rlp.List: // legacy: the list itself
+			txs = append(txs, list[:len(list)-len(rest)])
+		case k == rlp.String && len(content) > 0:
+			txs = append(txs, content)
+		default:
+			return fail("transaction %d: neither a list nor a typed transaction", len(txs))
+		}
+		list = rest
+	}
+	return txs, nil
 }

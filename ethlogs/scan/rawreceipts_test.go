@@ -14,7 +14,8 @@ import (
 // demo chain both ways, debug_getRawReceipts and eth_getBlockReceipts,
 // and requires decodeRawReceipts to give what go-ethereum's JSON decoding
 // gives: the same receipts root, statuses, gas and logs; and the
-// transactions of debug_getRawBlock to be eth_getBlockByNumber's.
+// transaction hashes proven from debug_getRawBlock's encodings to be
+// those of eth_getBlockByNumber's transactions.
 func TestRawReceiptsAgainstJSON(t *testing.T) {
 	c := rawDemo(t)
 	client := NewClient(c.URL)
@@ -73,9 +74,13 @@ func TestRawReceiptsAgainstJSON(t *testing.T) {
 				logs++
 			}
 		}
-		txs, err := decodeRawBlockTxs(calls[i+2].Result, n)
+		encs, err := rawBlockTxs(calls[i+2].Result, n)
 		if err != nil {
-			t.Fatalf("decodeRawBlockTxs(block %d) = %v", n, err)
+			t.Fatalf("rawBlockTxs(block %d) = %v", n, err)
+		}
+		hashes, err := ethlogs.TransactionHashes(b.header, encs)
+		if err != nil {
+			t.Fatalf("block %d: %v", n, err)
 		}
 		var body struct {
 			Transactions types.Transactions `json:"transactions"`
@@ -83,12 +88,12 @@ func TestRawReceiptsAgainstJSON(t *testing.T) {
 		if err := json.Unmarshal(calls[i+3].Result, &body); err != nil {
 			t.Fatal(err)
 		}
-		if len(txs) != len(body.Transactions) || len(txs) != len(ours) {
-			t.Fatalf("block %d: %d raw transactions, %d JSON, %d receipts", n, len(txs), len(body.Transactions), len(ours))
+		if len(hashes) != len(body.Transactions) || len(hashes) != len(ours) {
+			t.Fatalf("block %d: %d raw transactions, %d JSON, %d receipts", n, len(hashes), len(body.Transactions), len(ours))
 		}
-		for j := range txs {
-			if txs[j].Hash() != body.Transactions[j].Hash() || txs[j].Hash() != theirs[j].TxHash {
-				t.Fatalf("block %d transaction %d: raw %s, JSON %s, receipt %s", n, j, txs[j].Hash(), body.Transactions[j].Hash(), theirs[j].TxHash)
+		for j := range hashes {
+			if hashes[j] != body.Transactions[j].Hash() || hashes[j] != theirs[j].TxHash {
+				t.Fatalf("block %d transaction %d: raw %s, JSON %s, receipt %s", n, j, hashes[j], body.Transactions[j].Hash(), theirs[j].TxHash)
 			}
 		}
 	}

@@ -55,9 +55,9 @@ func (s *scanner) proveTxHashes(ctx context.Context, blocks []matched) error {
 			return fmt.Errorf("scan: block %d: %s: %w", m.b.header.Number, c.Method, c.Err)
 		}
 		s.txBytes.Add(int64(len(c.Result)))
-		txs, err := decodeTxs(c.Result, m.b, raw)
+		hashes, err := txHashes(c.Result, m.b, raw)
 		if err == nil {
-			err = proveBlockTxs(m, txs)
+			err = proveBlockTxs(m, hashes)
 		}
 		if err != nil {
 			return fmt.Errorf("scan: %w", err)
@@ -67,12 +67,18 @@ func (s *scanner) proveTxHashes(ctx context.Context, blocks []matched) error {
 	return nil
 }
 
-// decodeTxs decodes a block's transactions from debug_getRawBlock's
-// answer (raw) or eth_getBlockByHash's.
-func decodeTxs(result json.RawMessage, b *block, raw bool) (types.Transactions, error) {
+// txHashes proves a block's transactions against its trusted header and
+// returns their hashes: from debug_getRawBlock's answer (raw), the
+// encodings as received, neither decoded nor encoded again; else from
+// eth_getBlockByHash's, decoded.
+func txHashes(result json.RawMessage, b *block, raw bool) ([]common.Hash, error) {
 	number := b.header.Number.Uint64()
 	if raw {
-		return decodeRawBlockTxs(result, number)
+		encs, err := rawBlockTxs(result, number)
+		if err != nil {
+			return nil, err
+		}
+		return ethlogs.TransactionHashes(b.header, encs)
 	}
 	var body struct {
 		Transactions []*types.Transaction `json:"transactions"`
@@ -80,31 +86,33 @@ func decodeTxs(result json.RawMessage, b *block, raw bool) (types.Transactions, 
 	if err := json.Unmarshal(result, &body); err != nil {
 		return nil, blockError(number, b.hash, ethlogs.ErrTransactionsRoot, "transactions: %s (on a chain with transaction types go-ethereum does not know, transaction hashes cannot be proven: turn the proof off)", untrusted.Text(err.Error()))
 	}
-	return body.Transactions, nil
+	if err := ethlogs.VerifyTransactions(b.header, body.Transactions); err != nil {
+		return nil, err
+	}
+	hashes := make([]common.Hash, len(body.Transactions))
+	for i, tx := range body.Transactions {
+		hashes[i] = tx.Hash()
+	}
+	return hashes, nil
 }
 
-// proveBlockTxs checks one block's transactions against its header and
-// sets its receipts' and logs' transaction hashes. A receipt from
-// debug_getRawReceipts carries none (the zero hash); one from JSON must
-// name the transaction proven at its index.
-func proveBlockTxs(m matched, txs types.Transactions) error {
-	h := m.b.header
-	number := h.Number.Uint64()
-	if err := ethlogs.VerifyTransactions(h, txs); err != nil {
-		return err
-	}
-	if len(txs) != len(m.rs) {
-		return blockError(number, m.b.hash, ethlogs.ErrTransactionsRoot, "%d transactions, %d receipts", len(txs), len(m.rs))
+// proveBlockTxs sets a block's receipts' and logs' transaction hashes
+// from hashes, those of its transactions proven against its header
+// (txHashes). A receipt from debug_getRawReceipts carries none (the zero
+// hash); one from JSON must name the transaction proven at its index.
+func proveBlockTxs(m matched, hashes []common.Hash) error {
+	number := m.b.header.Number.Uint64()
+	if len(hashes) != len(m.rs) {
+		return blockError(number, m.b.hash, ethlogs.ErrTransactionsRoot, "%d transactions, %d receipts", len(hashes), len(m.rs))
 	}
 	for i, r := range m.rs {
-		hash := txs[i].Hash()
-		if r.TxHash != hash && r.TxHash != (common.Hash{}) {
-			return blockError(number, m.b.hash, ethlogs.ErrReceipt, "receipt %d names transaction %s; the transaction at index %d, proven by transactionsRoot, is %s", i, r.TxHash, i, hash)
+		if r.TxHash != hashes[i] && r.TxHash != (common.Hash{}) {
+			return blockError(number, m.b.hash, ethlogs.ErrReceipt, "receipt %d names transaction %s; the transaction at index %d, proven by transactionsRoot, is %s", i, r.TxHash, i, hashes[i])
 		}
-		r.TxHash = hash
+		r.TxHash = hashes[i]
 	}
 	for _, l := range m.logs {
-		l.TxHash = txs[l.TxIndex].Hash()
+		l.TxHash = hashes[l.TxIndex]
 	}
 	return nil
 }
