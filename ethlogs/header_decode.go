@@ -42,29 +42,28 @@ func decodeHeaderFields(enc []byte) (*types.Header, bool) {
 	h.Extra = d.bytes()
 	d.fixed(h.MixDigest[:])
 	d.fixed(h.Nonce[:])
-	if d.more() {
-		h.BaseFee = d.bigInt()
-	}
-	if d.more() {
-		h.WithdrawalsHash = d.hash()
-	}
-	if d.more() {
-		h.BlobGasUsed = d.uint64Ptr()
-	}
-	if d.more() {
-		h.ExcessBlobGas = d.uint64Ptr()
-	}
-	if d.more() {
-		h.ParentBeaconRoot = d.hash()
-	}
-	if d.more() {
-		h.RequestsHash = d.hash()
-	}
-	if d.more() {
-		h.BlockAccessListHash = d.hash()
-	}
-	if d.more() {
-		h.SlotNumber = d.uint64Ptr()
+	// The optional fields, in order, as many as the list holds.
+	for i := 0; d.more(); i++ {
+		switch i {
+		case 0:
+			h.BaseFee = d.bigInt()
+		case 1:
+			h.WithdrawalsHash = d.hash()
+		case 2:
+			h.BlobGasUsed = d.uint64Ptr()
+		case 3:
+			h.ExcessBlobGas = d.uint64Ptr()
+		case 4:
+			h.ParentBeaconRoot = d.hash()
+		case 5:
+			h.RequestsHash = d.hash()
+		case 6:
+			h.BlockAccessListHash = d.hash()
+		case 7:
+			h.SlotNumber = d.uint64Ptr()
+		default: // a field this decoder does not know
+			return nil, false
+		}
 	}
 	if d.err != nil || len(d.b) > 0 {
 		return nil, false

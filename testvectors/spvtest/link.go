@@ -15,7 +15,7 @@ import (
 const linkWait = 30 * time.Second
 
 // Link connects b to a (see [Connect]) and waits until b's best block is
-// a's. Both are nodes of one kind on 127.0.0.1.
+// a's and both have indexed it. Both are nodes of one kind on 127.0.0.1.
 func Link(t testing.TB, a, b *livenode.Node) {
 	t.Helper()
 	ctx := t.Context()
@@ -25,6 +25,12 @@ func Link(t testing.TB, a, b *livenode.Node) {
 		y, err2 := b.BestBlockHash(ctx)
 		return err1 == nil && err2 == nil && x == y
 	})
+	// The blocks b was relayed are not served as filters until indexed.
+	for _, n := range []*livenode.Node{a, b} {
+		if err := n.WaitIndexes(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // Connect connects b to a (addnode add) and waits until the connection
