@@ -7,12 +7,13 @@ import (
 	"github.com/chainsieve/chainsieve/ethlogs"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rlp"
 )
 
 // BenchmarkDecodeHeader is what the raw scan pays per header to decode a
 // post-Prague header's RLP, prove it canonical and hash it, beside
-// go-ethereum decoding it and hashing the result.
+// go-ethereum decoding it and hashing the bytes.
 func BenchmarkDecodeHeader(b *testing.B) {
 	zero, root := uint64(0), common.Hash{1}
 	h := &types.Header{ParentHash: common.Hash{2}, Root: common.Hash{3}, TxHash: common.Hash{4}, ReceiptHash: common.Hash{5},
@@ -35,8 +36,9 @@ func BenchmarkDecodeHeader(b *testing.B) {
 			}
 		}
 	})
-	// geth: go-ethereum's own way to the same result, decoding and then
-	// hashing the header (Header.Hash re-encodes it).
+	// geth: go-ethereum at its fastest to the same pair, decoding and
+	// hashing the bytes received (Header.Hash would re-encode the header
+	// first). It does not prove the bytes canonical, which ours does.
 	b.Run("geth", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(enc)))
@@ -45,7 +47,7 @@ func BenchmarkDecodeHeader(b *testing.B) {
 			if err := rlp.DecodeBytes(enc, &h); err != nil {
 				b.Fatal(err)
 			}
-			_ = h.Hash()
+			_ = crypto.Keccak256Hash(enc)
 		}
 	})
 }

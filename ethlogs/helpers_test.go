@@ -9,10 +9,12 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 )
 
-// vectorBlock is a published mainnet block: its header and decoded receipts.
+// vectorBlock is a published mainnet block: its header, its receipts'
+// consensus encodings and those receipts decoded.
 type vectorBlock struct {
 	header   *types.Header
 	hash     common.Hash
+	raws     [][]byte
 	receipts types.Receipts
 }
 
@@ -49,7 +51,7 @@ func loadBlock(t testing.TB, name string) vectorBlock {
 	for i := range rs {
 		rs[i].TxHash = common.BytesToHash(b.Receipts[i].TransactionHash)
 	}
-	return vectorBlock{h, hash, rs}
+	return vectorBlock{h, hash, raws, rs}
 }
 
 // portalBlooms returns the header blooms of every published header: real

@@ -186,17 +186,21 @@ func DecodeProvenReceipts(h *types.Header, encs [][]byte) (types.Receipts, error
 			return nil, blockError(numberOf(h), common.Hash{}, ErrReceipt, "receipt %d: %v", i, err)
 		}
 	}
-	if root := types.DeriveSha(encodings(encs), trie.NewStackTrie(nil)); root != h.ReceiptHash {
+	if root := encodings(encs).root(); root != h.ReceiptHash {
 		return nil, blockError(numberOf(h), common.Hash{}, ErrReceiptsRoot, "%d receipts give %s, the header commits to %s", len(rs), root, h.ReceiptHash)
 	}
 	return rs, nil
 }
 
-// encodings are a trie's values as given, for types.DeriveSha.
+// encodings are the values of a receipts or transactions trie as
+// received, keyed by index as the header's root commits to them.
 type encodings [][]byte
 
 func (e encodings) Len() int                           { return len(e) }
 func (e encodings) EncodeIndex(i int, w *bytes.Buffer) { w.Write(e[i]) }
+
+// root is the trie root of e, without encoding anything again.
+func (e encodings) root() common.Hash { return types.DeriveSha(e, trie.NewStackTrie(nil)) }
 
 // DecodeReceipts decodes a block's receipts in order; an error names the
 // receipt's index.

@@ -45,7 +45,7 @@ func VerifyTransactions(h *types.Header, txs types.Transactions) error {
 // without decoding any: a log's transactionHash needs nothing more.
 // Errors are [*BlockError] naming the block.
 func TransactionHashes(h *types.Header, encs [][]byte) ([]common.Hash, error) {
-	if root := types.DeriveSha(encodings(encs), trie.NewStackTrie(nil)); root != h.TxHash {
+	if root := encodings(encs).root(); root != h.TxHash {
 		return nil, blockError(numberOf(h), common.Hash{}, ErrTransactionsRoot, "%d transactions give %s, the header commits to %s", len(encs), root, h.TxHash)
 	}
 	hashes := make([]common.Hash, len(encs))
