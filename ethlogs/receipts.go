@@ -139,6 +139,14 @@ func (q *Query) Filter(dst, logs []*types.Log) []*types.Log {
 // limit bounds real receipts far below it (a log costs at least 375 gas).
 const MaxReceiptSize = 32 << 20
 
+// MaxBlockTransactions bounds the transactions, and so the receipts, of a
+// block read from a node, before a slice is grown for each: an answer of
+// one-byte items (two hex digits each) would otherwise grow a 24-byte
+// slice header per item, up to 24 times the answer's size. Gas bounds
+// real blocks far below it (mainnet's 45M gas at 21,000 a transaction:
+// 2,142).
+const MaxBlockTransactions = 1 << 18
+
 // DecodeReceipt decodes a receipt's consensus encoding, the value a receipts
 // trie stores: a legacy RLP list, or a type byte (1 to 4) and the list. An
 // encoding that does not re-encode to the same bytes is rejected, so that

@@ -1,8 +1,11 @@
 package scan
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/chainsieve/chainsieve/ethlogs"
@@ -104,4 +107,36 @@ func FuzzRawBlockTxs(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRawAnswersCounted refuses a block of more transactions, or a
+// receipts answer of more values, than ethlogs.MaxBlockTransactions: one-
+// byte items (an empty list, an empty string) would otherwise grow a
+// slice header of 24 bytes for each byte of the answer.
+func TestRawAnswersCounted(t *testing.T) {
+	n := ethlogs.MaxBlockTransactions + 1
+	txs := bytes.Repeat([]byte{0xc0}, n) // n empty lists
+	list := append(rlpListHeader(len(txs)), txs...)
+	body := append([]byte{0xc0}, list...) // an empty header, then the transactions
+	blk := append(rlpListHeader(len(body)), body...)
+	answer, _ := json.Marshal(hexutil.Bytes(blk))
+	if _, err := rawBlockTxs(answer, 7); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than %d transactions", n-1)) {
+		t.Errorf("rawBlockTxs(%d transactions) = %v", n, err)
+	}
+	array := "[" + strings.Repeat(`"",`, n-1) + `""]`
+	if _, err := splitHexArray([]byte(array)); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than %d receipts", n-1)) {
+		t.Errorf("splitHexArray(%d values) = %v", n, err)
+	}
+}
+
+// rlpListHeader is the RLP prefix of a list of size bytes.
+func rlpListHeader(size int) []byte {
+	if size < 56 {
+		return []byte{0xc0 + byte(size)}
+	}
+	var be []byte
+	for v := size; v > 0; v >>= 8 {
+		be = append([]byte{byte(v)}, be...)
+	}
+	return append([]byte{0xf7 + byte(len(be))}, be...)
 }

@@ -59,6 +59,9 @@ func splitHexArray(raw []byte) ([][]byte, error) {
 	buf := make([]byte, len(body)/2)
 	var out [][]byte
 	for at := 0; at < len(body); {
+		if len(out) == ethlogs.MaxBlockTransactions {
+			return nil, fmt.Errorf("byte %d: more than %d receipts", 1+at, ethlogs.MaxBlockTransactions)
+		}
 		if len(out) > 0 {
 			if body[at] != ',' {
 				return nil, fmt.Errorf("byte %d: ',' expected", 1+at)
@@ -121,6 +124,9 @@ func rawBlockTxs(raw json.RawMessage, number uint64) ([][]byte, error) {
 	}
 	var txs [][]byte
 	for len(list) > 0 {
+		if len(txs) == ethlogs.MaxBlockTransactions {
+			return fail("more than %d transactions", ethlogs.MaxBlockTransactions)
+		}
 		k, content, rest, err := rlp.Split(list)
 		switch {
 		case err != nil:
