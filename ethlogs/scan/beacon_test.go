@@ -76,6 +76,7 @@ func TestScanBeaconAnchor(t *testing.T) {
 	if !slices.Equal(got, getLogs(t, c.URL, withRange(q, 0, c.Head))) {
 		t.Errorf("beacon anchor: %d logs, not eth_getLogs' answer", len(got))
 	}
+	anchorVerifiesHeaders(t, c, bc, honest, &fin)
 	state := filepath.Join(dir, st.Genesis.Hex()[:18], scan.BeaconStateFile)
 	if _, err := os.Stat(state); err != nil {
 		t.Fatalf("no state file next to the index: %v", err)
@@ -114,6 +115,35 @@ func TestScanBeaconAnchor(t *testing.T) {
 	_, _, err = run(beacon.Config{URL: elsewhere.URL, Chain: bc.Config(), Checkpoint: bc.Checkpoint()}, t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "does not serve it") || !strings.Contains(err.Error(), other.Hash().Hex()) {
 		t.Errorf("a finalized block the node lacks: %v; want an error naming %s", err, other.Hash())
+	}
+}
+
+// anchorVerifiesHeaders calls beacon.Anchor itself on the demo chain's
+// beacon chain: the anchor is fin, the header the node serves for fin's
+// hash verifies against it, and the node's head does not.
+func anchorVerifiesHeaders(t *testing.T, c *demo.Chain, bc *beacontest.Chain, s *beacontest.Server, fin *types.Header) {
+	t.Helper()
+	f, err := beacon.Anchor(t.Context(), beacon.Config{URL: s.URL, Chain: bc.Config(), Checkpoint: bc.Checkpoint()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.BlockHash != fin.Hash() || f.Payload.Number != c.Finalized {
+		t.Fatalf("Anchor = block %d %s, want %d %s", f.Payload.Number, f.BlockHash, c.Finalized, fin.Hash())
+	}
+	client := scan.NewClient(c.URL)
+	defer client.Close()
+	var byHash, head types.Header
+	if err := client.Call(t.Context(), &byHash, "eth_getBlockByHash", f.BlockHash, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.VerifyHeader(&byHash); err != nil {
+		t.Errorf("VerifyHeader(the node's block %s) = %v", f.BlockHash, err)
+	}
+	if err := client.Call(t.Context(), &head, "eth_getBlockByNumber", hexNumber(c.Head), false); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.VerifyHeader(&head); err == nil {
+		t.Errorf("VerifyHeader(head %d) = nil, want an error: the head is not the anchor", c.Head)
 	}
 }
 
