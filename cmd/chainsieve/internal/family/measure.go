@@ -1,6 +1,7 @@
 package family
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -152,9 +153,6 @@ func randomElements(r *rand.Rand, n int) [][]byte {
 
 func fillRandom(r *rand.Rand, b []byte) {
 	for i := 0; i+8 <= len(b); i += 8 {
-		v := r.Uint64()
-		for j := range 8 {
-			b[i+j] = byte(v >> (8 * j))
-		}
+		binary.LittleEndian.PutUint64(b[i:], r.Uint64())
 	}
 }
