@@ -176,6 +176,11 @@ type Sizes struct{ Header, Receipts uint32 }
 // Generate writes the genesis and blocks more blocks to db, with their
 // receipts and canonical hashes, and returns their sizes (genesis first).
 func Generate(db ethdb.Database, blocks int) ([]Sizes, error) {
+	return generate(db, blocks, true)
+}
+
+// generate is Generate, measuring the sizes only if asked to.
+func generate(db ethdb.Database, blocks int, measure bool) ([]Sizes, error) {
 	gspec := genesis()
 	g := newGenerator(gspec.Config.ChainID)
 	engine := beacon.New(ethash.NewFaker())
@@ -184,7 +189,10 @@ func Generate(db ethdb.Database, blocks int) ([]Sizes, error) {
 	rawdb.WriteBlock(db, zero)
 	rawdb.WriteReceipts(db, zero.Hash(), 0, nil)
 	rawdb.WriteCanonicalHash(db, zero.Hash(), 0)
-	sizes := []Sizes{blockSizes(zero, nil)}
+	var sizes []Sizes
+	if measure {
+		sizes = append(sizes, blockSizes(zero, nil))
+	}
 	state, chain, receipts := core.GenerateChainWithGenesis(gspec, engine, min(chunk, blocks), gen)
 	for done := len(chain); ; {
 		batch := db.NewBatch()
@@ -192,7 +200,9 @@ func Generate(db ethdb.Database, blocks int) ([]Sizes, error) {
 			rawdb.WriteBlock(batch, b)
 			rawdb.WriteReceipts(batch, b.Hash(), b.NumberU64(), receipts[i])
 			rawdb.WriteCanonicalHash(batch, b.Hash(), b.NumberU64())
-			sizes = append(sizes, blockSizes(b, receipts[i]))
+			if measure {
+				sizes = append(sizes, blockSizes(b, receipts[i]))
+			}
 		}
 		head := chain[len(chain)-1]
 		rawdb.WriteHeadHeaderHash(batch, head.Hash())
