@@ -26,7 +26,7 @@ const mainnetBlocks = 2000
 // mainnet-shaped chain, and a server of them whose eth_getLogs has no log
 // index (as --history.logs.disable).
 var mainnetChain = sync.OnceValues(func() (*mainnet, error) {
-	c, err := ethchain.Cached(20000) // the chain ethlogs/index's BenchmarkMainnetShaped uses
+	c, err := ethchain.Cached(20000) // the chain BenchmarkMainnetShaped uses
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package index_test
+package scan_test
 
 import (
 	"context"
@@ -24,7 +24,12 @@ import (
 // (about 650 MB).
 const chainBlocks = 20_000
 
-// BenchmarkMainnetShaped builds chainsieve's header-bloom index and
+// BenchmarkMainnetShaped is the index's benchmark against go-ethereum's
+// log index. It lives beside BenchmarkMainnetScan, which reads the same
+// cached chain, because it links go-ethereum's chain code: in package
+// index it made every test run of that package link it too (4 s).
+//
+// It builds chainsieve's header-bloom index and
 // go-ethereum's log index (core/filtermaps, geth's default since v1.15.6)
 // over the same 20,000-block mainnet-shaped chain (testvectors/ethchain),
 // then runs three queries on each, side by side:

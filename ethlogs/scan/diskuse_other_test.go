@@ -1,6 +1,6 @@
 //go:build !unix
 
-package index_test
+package scan_test
 
 import "io/fs"
 
