@@ -93,6 +93,9 @@ func TestFaults(t *testing.T) {
 			return nil
 		}, 0, func(st scan.Stats) bool { return st.Splits > 0 && st.Retries > 0 }},
 	} {
+		if testing.Short() && !shortFaults[tt.name] {
+			continue
+		}
 		t.Run(strings.ReplaceAll(tt.name, " ", "_"), func(t *testing.T) {
 			t.Parallel()
 			p := scantest.NewProxy(c.URL)
@@ -111,6 +114,11 @@ func TestFaults(t *testing.T) {
 		})
 	}
 }
+
+// shortFaults are TestFaults' faults under -short, one of each kind: a
+// refusal retried, an answer past the timeout, and batches refused until
+// split; the other four run in the full test.
+var shortFaults = map[string]bool{"HTTP 429 with Retry-After": true, "slow answers": true, "rate limit on single calls": true}
 
 // TestNodeDown takes the node away in the middle of the receipts: for a
 // moment (the retries ride it out), then for longer than the retries last
