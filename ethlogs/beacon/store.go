@@ -101,7 +101,7 @@ func checkProofs(u *update) (Check, error) {
 // the signature slot is in the store's period.
 func (s *store) verifySignature(u *update) error {
 	if s.keys == nil {
-		keys, err := s.committee.Deserialize()
+		keys, err := committeeKeys.deserialize(s.committee)
 		if err != nil {
 			return fmt.Errorf("the sync committee of period %d has an invalid key: %v", s.period, err)
 		}

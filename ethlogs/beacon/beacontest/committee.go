@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/big"
+	"sync"
 
 	"github.com/ethereum/go-ethereum/beacon/params"
 	"github.com/ethereum/go-ethereum/beacon/types"
@@ -24,7 +25,37 @@ type committee struct {
 	root       common.Hash
 }
 
+// drawn holds the committees drawn in this process, never changed once
+// drawn: drawing one's 512 keys takes a tenth of a second, and the tests
+// build many chains of one seed.
+var drawn struct {
+	sync.Mutex
+	committees map[committeeKey]func() (*committee, error)
+}
+
+type committeeKey struct {
+	seed   string
+	period uint64
+}
+
+// newCommittee returns the committee of seed and period, drawing it the
+// first time it is asked for.
 func newCommittee(seed string, period uint64) (*committee, error) {
+	k := committeeKey{seed, period}
+	drawn.Lock()
+	if drawn.committees == nil {
+		drawn.committees = make(map[committeeKey]func() (*committee, error))
+	}
+	draw, ok := drawn.committees[k]
+	if !ok {
+		draw = sync.OnceValues(func() (*committee, error) { return drawCommittee(seed, period) })
+		drawn.committees[k] = draw
+	}
+	drawn.Unlock()
+	return draw()
+}
+
+func drawCommittee(seed string, period uint64) (*committee, error) {
 	c := &committee{serialized: new(types.SerializedSyncCommittee)}
 	pubkeys := make([]*blsu.Pubkey, params.SyncCommitteeSize)
 	for i := range c.secrets {
