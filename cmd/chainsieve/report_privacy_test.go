@@ -15,6 +15,9 @@ import (
 // and the printed reproduction table with the golden files (refresh with
 // go test -update).
 func TestReportPrivacyGolden(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the whole report (a quarter of this package's -short CPU); package privacy's -short tests build and check it")
+	}
 	t.Parallel()
 	dir := t.TempDir()
 	code, stdout, stderr := runCLI(t, "report", "privacy", "--out", dir, "--seed", "1")
