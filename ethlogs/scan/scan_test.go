@@ -105,7 +105,7 @@ func TestScanRandomQueries(t *testing.T) {
 	dir := t.TempDir()
 	queries := 40
 	if testing.Short() {
-		queries = 12
+		queries = 6 // two of each mode
 	}
 	for i := range queries {
 		var q ethlogs.Query
