@@ -142,6 +142,7 @@ func BenchmarkAnchor(b *testing.B) {
 	b.Run("chainsieve", func(b *testing.B) {
 		var bytes int64
 		for b.Loop() {
+			beacon.ForgetCommitteeKeys() // cold, as a run of the CLI and every geth light client here
 			f, err := beacon.Anchor(context.Background(), beacon.Config{URL: s.URL, Chain: c.Config(), Checkpoint: c.Checkpoint()})
 			if err != nil {
 				b.Fatal(err)
