@@ -25,7 +25,19 @@ type bitsRow struct {
 	family           []family.Result
 }
 
+var bitsMemo memo[bitsKey, bitsRow]
+
+type bitsKey struct {
+	seed uint64
+	eps  float64
+}
+
+// measureBits is one row of the bits table, measured once a process.
 func measureBits(seed uint64, eps float64) (bitsRow, error) {
+	return bitsMemo.get(bitsKey{seed, eps}, func() (bitsRow, error) { return bitsRowOf(seed, eps) })
+}
+
+func bitsRowOf(seed uint64, eps float64) (bitsRow, error) {
 	row := bitsRow{eps: eps}
 	r := stream(seed, fmt.Sprintf("bits %g", eps))
 	els := make([][]byte, bitsN)

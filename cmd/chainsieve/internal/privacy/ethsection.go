@@ -36,9 +36,15 @@ func (e ethStats) fpWallet(n int) float64 {
 	return -math.Expm1(float64(n) * math.Log1p(-e.fp1()))
 }
 
+var ethMemo memo[uint64, []ethStats] // by seed
+
 // ethAnalysis measures every embedded block, testing the same random values
-// against each bloom.
+// against each bloom, once a process.
 func ethAnalysis(seed uint64) ([]ethStats, error) {
+	return ethMemo.get(seed, func() ([]ethStats, error) { return sampleEthBlocks(seed) })
+}
+
+func sampleEthBlocks(seed uint64) ([]ethStats, error) {
 	blocks, err := ethBlocks()
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package privacy
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/chainsieve/chainsieve/cmd/chainsieve/internal/family"
 )
@@ -20,7 +19,7 @@ func measureFamily(in *inputs) ([]family.Result, error) {
 	var out []family.Result
 	for _, eps := range familyRates {
 		for _, s := range family.Structures() {
-			res, err := familyCell(familyKey{in.cfg.Seed, s.Name, eps}, s)()
+			res, err := familyCell(familyKey{in.cfg.Seed, s.Name, eps}, s)
 			if err != nil {
 				return nil, err
 			}
@@ -31,15 +30,7 @@ func measureFamily(in *inputs) ([]family.Result, error) {
 	return out, nil
 }
 
-// familyMemo holds each cell of the family table measured in this process.
-// A cell depends on the seed alone and the table is most of a report's
-// time, so a second report of the same seed (the tests build several)
-// measures nothing again. Each cell is measured once even when two
-// reports ask for it at the same time.
-var familyMemo struct {
-	sync.Mutex
-	cells map[familyKey]func() (family.Result, error)
-}
+var familyMemo memo[familyKey, family.Result]
 
 type familyKey struct {
 	seed uint64
@@ -47,21 +38,11 @@ type familyKey struct {
 	eps  float64
 }
 
-func familyCell(k familyKey, s family.Structure) func() (family.Result, error) {
-	familyMemo.Lock()
-	defer familyMemo.Unlock()
-	if familyMemo.cells == nil {
-		familyMemo.cells = make(map[familyKey]func() (family.Result, error))
-	}
-	cell, ok := familyMemo.cells[k]
-	if !ok {
-		cell = sync.OnceValues(func() (family.Result, error) {
-			r := stream(k.seed, fmt.Sprintf("family %s %g", k.name, k.eps))
-			return family.Measure(s, family.Config{N: familyN, Eps: k.eps, Trials: familyTrials, Seed: r.Uint64()})
-		})
-		familyMemo.cells[k] = cell
-	}
-	return cell
+func familyCell(k familyKey, s family.Structure) (family.Result, error) {
+	return familyMemo.get(k, func() (family.Result, error) {
+		r := stream(k.seed, fmt.Sprintf("family %s %g", k.name, k.eps))
+		return family.Measure(s, family.Config{N: familyN, Eps: k.eps, Trials: familyTrials, Seed: r.Uint64()})
+	})
 }
 
 func familyTable(rows []family.Result) Table {
