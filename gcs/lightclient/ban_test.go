@@ -43,6 +43,7 @@ func withoutSpent(t testing.TB, c *fakeChain, h int32) []byte {
 // a peer that stalls is dropped, not banned, and one that leaves
 // getcfheaders unanswered (btcd while its tip is old) is kept, unused.
 func TestBans(t *testing.T) {
+	t.Parallel() // fake peers and a store of its own
 	tests := []struct {
 		name   string
 		peers  int // honest peers besides the odd one, which comes second
@@ -133,6 +134,7 @@ func TestUndecidedNoPeersLeft(t *testing.T) {
 // asked for headers again, each shows the branch, and is dropped, not
 // banned; the client takes the branch and reports it.
 func TestReorgWhileAnswering(t *testing.T) {
+	t.Parallel() // fake peers of its own; waits on the client's retry timer
 	h := newHistory(t)
 	b := h.chain.fork(5)
 	for range 3 {

@@ -314,6 +314,7 @@ func keptReported(t *testing.T, dir, name string, birthday int32) int32 {
 // The events reported twice, the crash window, are those after the last
 // state kept: fewer than saveEvents and the queue.
 func TestCrashWindow(t *testing.T) {
+	t.Parallel() // fake peers and a store of its own
 	h := newHistory(t)
 	c := h.chain.fork(7)
 	for c.tip() < 2100 {
