@@ -7,10 +7,10 @@ import (
 )
 
 // committeeKeys keeps the keys of the sync committees deserialized last.
-// Decompressing and subgroup-checking a committee's 513 keys takes a tenth
-// of a second, and a process that anchors again and again (a wallet
-// before each scan, a test suite) meets the same committee for a whole
-// period, 27 hours.
+// Decompressing and subgroup-checking a committee's 513 keys takes about
+// 43 ms of CPU (go-ethereum's Deserialize, 2 cores, 2026-11-29), and a
+// process that anchors again and again (a wallet before each scan, a test
+// suite) meets the same committee for a whole period, 27 hours.
 var committeeKeys keyCache
 
 // keyCacheSize bounds the cache: the committees of this period and the
