@@ -1,6 +1,7 @@
 package beacon
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/ethereum/go-ethereum/beacon/types"
@@ -33,9 +34,11 @@ type keyEntry struct {
 // committee with an invalid key is an error and is not kept.
 func (kc *keyCache) deserialize(c *types.SerializedSyncCommittee) (*types.SyncCommittee, error) {
 	kc.mu.Lock()
-	for i, e := range kc.entries {
-		if e.committee == *c {
-			kc.entries = append(append(kc.entries[:i:i], kc.entries[i+1:]...), e)
+	for i := range kc.entries {
+		if kc.entries[i].committee == *c {
+			e := kc.entries[i]
+			copy(kc.entries[i:], kc.entries[i+1:])
+			kc.entries[len(kc.entries)-1] = e
 			kc.mu.Unlock()
 			return e.keys, nil
 		}
@@ -48,7 +51,7 @@ func (kc *keyCache) deserialize(c *types.SerializedSyncCommittee) (*types.SyncCo
 	kc.mu.Lock()
 	defer kc.mu.Unlock()
 	if len(kc.entries) == keyCacheSize {
-		kc.entries = append(kc.entries[:0:0], kc.entries[1:]...)
+		kc.entries = slices.Delete(kc.entries, 0, 1)
 	}
 	kc.entries = append(kc.entries, keyEntry{*c, keys})
 	return keys, nil
