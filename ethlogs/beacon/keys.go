@@ -50,6 +50,9 @@ func (kc *keyCache) deserialize(c *types.SerializedSyncCommittee) (*types.SyncCo
 	}
 	kc.mu.Lock()
 	defer kc.mu.Unlock()
+	if slices.ContainsFunc(kc.entries, func(e keyEntry) bool { return e.committee == *c }) {
+		return keys, nil // another anchor kept it meanwhile
+	}
 	if len(kc.entries) == keyCacheSize {
 		kc.entries = slices.Delete(kc.entries, 0, 1)
 	}
