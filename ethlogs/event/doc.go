@@ -27,6 +27,8 @@
 //     one value as cast does.
 //   - [Event.Unpack] fills a struct, [Event.Values] gives Go values and
 //     [Event.Decode] display strings.
+//   - A verified scan that asks by value and fills a struct for each log is
+//     package ethlogs/scan's Example (eventFilter).
 //
 // Every type the ABI gives events is supported: address, bool, uintN, intN,
 // bytesN, bytes, string, fixed and dynamic arrays, and tuples (structs);
