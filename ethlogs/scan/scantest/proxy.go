@@ -2,7 +2,8 @@
 // node that lies, fails, enforces a provider's limits or tries to exhaust
 // its client's memory: it sits on 127.0.0.1 in front of a real node's
 // HTTP endpoint, serves HTTP, WebSocket and an IPC socket, and rewrites
-// or refuses what passes.
+// or refuses what passes. [Main] runs a test binary that starts demo
+// nodes in its own process.
 package scantest
 
 import (
