@@ -91,10 +91,13 @@ func TestEthScanConcurrent(t *testing.T) {
 // TestEthScanConcurrentProcesses is the same with a process per scan,
 // whose index locks are the kernel's between processes.
 func TestEthScanConcurrentProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("processes of their own; under -short TestEthScanConcurrent runs the CLI's scans at once in process, and ethlogs/index's TestConcurrentProcesses the kernel's locks")
+	}
 	t.Parallel()
 	scans, want := concurrentScans(t)
 	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 4))
-	rounds, runs := trials(1, 5), 0
+	rounds, runs := 5, 0
 	for round := range rounds {
 		index := t.TempDir()
 		n := 2 + r.IntN(3)
