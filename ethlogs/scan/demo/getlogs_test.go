@@ -1,4 +1,10 @@
-package ethlogs_test
+package demo_test
+
+// The tests here hold package ethlogs and its index to go-ethereum's own
+// eth_getLogs on random logs that the EVM emitted, from this package's
+// emitter contracts. They live here, not in ethlogs, because they need a
+// go-ethereum node (the simulated backend), which this package's tests
+// link anyway: in ethlogs every test run linked one for them (about 3 s).
 
 import (
 	"context"
