@@ -79,7 +79,7 @@ func TestEthScanRerunAfterClosedPipe(t *testing.T) {
 	index := t.TempDir()
 	args := append(demoScan(t), "--json", "--index", index)
 	_, want, _ := runCLI(t, args...)
-	n := trials(2, 10)
+	n := trials(1, 10)
 	for i := range n {
 		c, out := startChild(t, nil, "", args...)
 		r := bufio.NewReader(out)
