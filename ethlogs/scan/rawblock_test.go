@@ -115,11 +115,14 @@ func FuzzRawBlockTxs(f *testing.F) {
 // slice header of 24 bytes for each byte of the answer.
 func TestRawAnswersCounted(t *testing.T) {
 	n := ethlogs.MaxBlockTransactions + 1
-	txs := bytes.Repeat([]byte{0xc0}, n) // n empty lists
-	list := append(rlpListHeader(len(txs)), txs...)
-	body := append([]byte{0xc0}, list...) // an empty header, then the transactions
-	blk := append(rlpListHeader(len(body)), body...)
-	answer, _ := json.Marshal(hexutil.Bytes(blk))
+	w := rlp.NewEncoderBuffer(nil)
+	blk := w.List()
+	w.Write([]byte{0xc0}) // an empty header
+	txs := w.List()
+	w.Write(bytes.Repeat([]byte{0xc0}, n)) // n empty lists
+	w.ListEnd(txs)
+	w.ListEnd(blk)
+	answer, _ := json.Marshal(hexutil.Bytes(w.ToBytes()))
 	if _, err := rawBlockTxs(answer, 7); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than %d transactions", n-1)) {
 		t.Errorf("rawBlockTxs(%d transactions) = %v", n, err)
 	}
@@ -127,16 +130,4 @@ func TestRawAnswersCounted(t *testing.T) {
 	if _, err := splitHexArray([]byte(array)); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than %d receipts", n-1)) {
 		t.Errorf("splitHexArray(%d values) = %v", n, err)
 	}
-}
-
-// rlpListHeader is the RLP prefix of a list of size bytes.
-func rlpListHeader(size int) []byte {
-	if size < 56 {
-		return []byte{0xc0 + byte(size)}
-	}
-	var be []byte
-	for v := size; v > 0; v >>= 8 {
-		be = append([]byte{byte(v)}, be...)
-	}
-	return append([]byte{0xf7 + byte(len(be))}, be...)
 }
