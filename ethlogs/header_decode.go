@@ -16,10 +16,11 @@ import (
 // header's own allocations. It handles the well-formed encodings light
 // clients see; for anything else (a field of the wrong kind or size, a
 // non-canonical integer, more fields than it knows) it returns false and
-// [DecodeHeader] leaves the verdict, and the error, to rlp.DecodeBytes. What it takes is canonical:
-// rlp.Split refuses sizes in a longer form than needed, and integers with
-// leading zeros are declined. FuzzDecodeHeaderFields holds it to that
-// decoder, and to re-encoding to the same bytes, on arbitrary bytes.
+// [DecodeHeader] leaves the verdict, and the error, to rlp.DecodeBytes.
+// What it takes is canonical: rlp.Split refuses sizes in a longer form
+// than needed, and integers with leading zeros are declined.
+// FuzzDecodeHeaderFields holds it to that decoder, and to re-encoding to
+// the same bytes, on arbitrary bytes.
 func decodeHeaderFields(enc []byte) (*types.Header, bool) {
 	d := fieldDecoder{}
 	var rest []byte
