@@ -34,14 +34,12 @@ type keyEntry struct {
 // committee with an invalid key is an error and is not kept.
 func (kc *keyCache) deserialize(c *types.SerializedSyncCommittee) (*types.SyncCommittee, error) {
 	kc.mu.Lock()
-	for i := range kc.entries {
-		if kc.entries[i].committee == *c {
-			e := kc.entries[i]
-			copy(kc.entries[i:], kc.entries[i+1:])
-			kc.entries[len(kc.entries)-1] = e
-			kc.mu.Unlock()
-			return e.keys, nil
-		}
+	if i := kc.index(c); i >= 0 {
+		e := kc.entries[i]
+		copy(kc.entries[i:], kc.entries[i+1:])
+		kc.entries[len(kc.entries)-1] = e
+		kc.mu.Unlock()
+		return e.keys, nil
 	}
 	kc.mu.Unlock()
 	keys, err := c.Deserialize()
@@ -50,7 +48,7 @@ func (kc *keyCache) deserialize(c *types.SerializedSyncCommittee) (*types.SyncCo
 	}
 	kc.mu.Lock()
 	defer kc.mu.Unlock()
-	if slices.ContainsFunc(kc.entries, func(e keyEntry) bool { return e.committee == *c }) {
+	if kc.index(c) >= 0 {
 		return keys, nil // another anchor kept it meanwhile
 	}
 	if len(kc.entries) == keyCacheSize {
@@ -58,4 +56,14 @@ func (kc *keyCache) deserialize(c *types.SerializedSyncCommittee) (*types.SyncCo
 	}
 	kc.entries = append(kc.entries, keyEntry{*c, keys})
 	return keys, nil
+}
+
+// index is the position of c's entry, or -1; kc.mu is held.
+func (kc *keyCache) index(c *types.SerializedSyncCommittee) int {
+	for i := range kc.entries {
+		if kc.entries[i].committee == *c {
+			return i
+		}
+	}
+	return -1
 }
